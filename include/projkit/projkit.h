@@ -1,0 +1,60 @@
+/* projkit C ABI: create / run / destroy a projection from any language.
+ *
+ * Every call returns a pkStatus; on failure pk_last_error() gives a message that
+ * names the violated constraint (thread-local, valid until the next call on the
+ * same thread). Pointers are device pointers, 16-byte aligned.
+ */
+#ifndef PROJKIT_H_
+#define PROJKIT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pkStatus {
+  PK_OK = 0,
+  PK_INVALID_ARGUMENT = 1,
+  PK_UNSUPPORTED = 2,
+  PK_PLAN_MISMATCH = 3,
+  PK_PARSE_ERROR = 4,
+  PK_CUDA_ERROR = 5,
+  PK_INTERNAL = 6
+} pkStatus;
+
+typedef struct pkProjection pkProjection;
+
+/* Human-readable name of a status code ("ok", "invalid_argument", ...). */
+const char* pk_status_string(pkStatus s);
+/* Message of the last failed call on this thread ("" if none). */
+const char* pk_last_error(void);
+const char* pk_version(void);
+
+/* Create a projection for a built-in family ("qkv", "o", "pooler", "unpooler",
+ * "router") over device weights W row-major [N, K] (bf16, router fp32).
+ * plan_path: NULL = the plan for the current device (plans/<device>.json or the
+ * built-in safe plan); "safe" = baseline everywhere; otherwise a plan file.
+ * method: NULL = follow the plan; otherwise one method config for every m.
+ * max_m: largest m run() will accept (1..4096). strict: plan problems fail
+ * instead of falling back to the baseline. */
+pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights,
+                              const char* plan_path, const char* method, int max_m, int strict);
+
+/* y[m, out_cols(m)] = x[m, K] * W^T on stream (a cudaStream_t, may be NULL). */
+pkStatus pk_projection_run(const pkProjection* p, const void* d_x, int m, void* d_y, void* stream);
+
+/* Output columns for this m (the unpooler returns 1024 for m <= 8) and N, K. */
+pkStatus pk_projection_shape(const pkProjection* p, int m, int64_t* out_cols, int64_t* n, int64_t* k);
+
+/* Method config name that serves m, copied into buf (NUL-terminated). */
+pkStatus pk_projection_method(const pkProjection* p, int m, char* buf, size_t buf_len);
+
+pkStatus pk_projection_destroy(pkProjection* p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PROJKIT_H_ */

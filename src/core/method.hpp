@@ -1,0 +1,96 @@
+// Internal: what a kernel family provides to the dispatcher.
+//
+// A *method* is one kernel family plus one config. A config is a value with a
+// self-describing name: "<kernel>.<key><int>.<key><int>..." e.g.
+// "gemv_stream.rows2.warps8". Each kernel family lists its configs explicitly
+// (each with the reason it exists), says when a config applies, prepares its
+// static layouts once, and launches.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "projkit/projkit.hpp"
+
+namespace projkit {
+
+struct Config {
+  std::string kernel;                               // e.g. "gemv_stream"
+  std::vector<std::pair<std::string, int>> params;  // ordered, e.g. {{"rows",2},{"warps",8}}
+
+  std::string name() const;                        // "gemv_stream.rows2.warps8"
+  int get(std::string_view key, int fallback) const;
+  bool has(std::string_view key) const;
+  static Config parse(std::string_view name);      // throws Error(parse_error)
+};
+
+// Everything a launch needs. n_out = spec.out_cols(m) (the unpooler slice reads
+// only W rows [0, n_out)); y is row-major [m, n_out].
+struct RunArgs {
+  const void* x;
+  int m;
+  int64_t n_out;
+  void* y;
+  cudaStream_t stream;
+};
+
+struct PrepareContext {
+  const ProjectionSpec& spec;
+  const void* w;         // device, row-major [N, K], spec.weight_dtype; outlives the method
+  int max_m;             // run() never sees a larger m
+  const DeviceInfo& dev;
+};
+
+// A method prepared for one weight tensor. Owns its re-layouts and workspaces.
+class PreparedMethod {
+ public:
+  virtual ~PreparedMethod() = default;
+  // Launch only: no allocation, no sync, capturable. Return cuda_error on a failed launch.
+  virtual Status run(const RunArgs& a) const = 0;
+};
+
+struct KernelFamily {
+  const char* name;       // config prefix, e.g. "gemv_stream"
+  const char* mechanism;  // one line for `projkit info`
+  // The explicit config list (what `tune` screens).
+  std::vector<Config> (*configs)();
+  // "" when cfg applies to spec for every m in [m_lo, m_hi] on dev; else the violated constraint.
+  std::string (*applicable)(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi,
+                            const DeviceInfo& dev);
+  // Prepare static layouts (allocate + launch + sync allowed here). Throws Error.
+  std::unique_ptr<PreparedMethod> (*prepare)(const PrepareContext& ctx, const Config& cfg);
+};
+
+// Every kernel family the library was built with (src/core/registry.cpp).
+const std::vector<const KernelFamily*>& kernel_families();
+const KernelFamily* find_kernel_family(std::string_view name);
+
+// Helpers shared by kernel families.
+Status cuda_status(cudaError_t e, const char* what);  // ok when e == cudaSuccess
+void cuda_check(cudaError_t e, const char* what);     // throws Error(cuda_error)
+
+// A device buffer owned by a PreparedMethod (freed in the destructor).
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), bytes_(o.bytes_) { o.p_ = nullptr; o.bytes_ = 0; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+  void* get() const { return p_; }
+  template <class T> T* as() const { return static_cast<T*>(p_); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace projkit
