@@ -1,0 +1,132 @@
+// `projkit bench` driver (see bench.hpp).
+#include "lab/bench.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "core/method.hpp"
+#include "lab/inputs.hpp"
+#include "lab/timing.hpp"
+
+namespace projkit::lab {
+namespace {
+
+// One rotated copy: its own weights, activations, outputs and Projections.
+struct BenchCopy {
+  DeviceBuffer w, x, y_base, y_cand;
+  std::unique_ptr<Projection> base, cand;
+};
+
+std::unique_ptr<Projection> make_candidate(const BenchOptions& o, const ProjectionSpec& spec, const void* w,
+                                           const ProjectionOptions& popts) {
+  if (o.baseline_vs_baseline) return std::make_unique<Projection>(make_single_method_projection(spec, w, "baseline", popts));
+  if (!o.method.empty()) return std::make_unique<Projection>(make_single_method_projection(spec, w, o.method, popts));
+  return std::make_unique<Projection>(spec, w, o.plan, popts);
+}
+
+}  // namespace
+
+std::size_t call_bytes(const ProjectionSpec& spec, int m) {
+  return spec.weight_bytes_read(m) + std::size_t(m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype) +
+         std::size_t(m) * std::size_t(spec.out_cols(m)) * dtype_bytes(spec.out_dtype);
+}
+
+std::vector<BenchCase> plan_bench_cases(const Workload& w, const std::vector<int>& loads,
+                                        const std::vector<std::string>& families) {
+  const std::vector<int>& ms = loads.empty() ? w.loads : loads;
+  std::vector<std::string> fams = families;
+  if (fams.empty())
+    for (const ProjectionSpec& s : w.families) fams.push_back(s.name);
+  std::vector<BenchCase> cases;
+  for (const std::string& f : fams) {
+    const ProjectionSpec& spec = w.spec(f);  // throws for an unknown family
+    for (int m : ms) {
+      if (m < 1) throw Error(StatusCode::invalid_argument, "bench: M must be >= 1 (got " + std::to_string(m) + ")");
+      BenchCase c;
+      c.family = f;
+      c.m = m;
+      c.n = spec.out_cols(m);
+      c.k = spec.k;
+      for (const WorkloadCase& wc : w.cases)
+        if (wc.family == f && wc.m == m) c.weight = wc.weight;
+      c.bytes = call_bytes(spec, m);
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+
+BenchReport run_bench(const BenchOptions& o) {
+  if (o.pairs < 1) throw Error(StatusCode::invalid_argument, "bench: --pairs must be >= 1");
+  cuda_check(cudaSetDevice(o.device), "cudaSetDevice");
+  const DeviceInfo dev = DeviceInfo::query(o.device);
+  GraphTimer timer(dev);
+  FloorProbe floor(timer);
+  BenchReport rep;
+  rep.env = collect_env(dev);
+  rep.overhead_us = timer.overhead_us();
+  rep.cases = plan_bench_cases(o.workload, o.loads, o.families);
+  const cudaStream_t s = timer.stream();
+
+  std::size_t done = 0;
+  for (std::size_t first = 0; first < rep.cases.size();) {
+    std::size_t last = first;
+    while (last < rep.cases.size() && rep.cases[last].family == rep.cases[first].family) ++last;
+    const ProjectionSpec& spec = o.workload.spec(rep.cases[first].family);
+    int max_m = 1;
+    for (std::size_t i = first; i < last; ++i) max_m = std::max(max_m, rep.cases[i].m);
+    const std::size_t x_bytes = std::size_t(max_m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype);
+    const std::size_t y_bytes = std::size_t(max_m) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype);
+    const int copies = rotated_copies(spec.weight_bytes() + x_bytes + y_bytes, dev.l2_bytes, std::max(o.min_copies, 8));
+    ProjectionOptions popts;
+    popts.max_m = max_m;
+    popts.device = o.device;
+    std::vector<BenchCopy> cp(static_cast<std::size_t>(copies));
+    for (int c = 0; c < copies; ++c) {
+      BenchCopy& b = cp[std::size_t(c)];
+      b.w = DeviceBuffer(spec.weight_bytes());
+      b.x = DeviceBuffer(x_bytes);
+      b.y_base = DeviceBuffer(y_bytes);
+      b.y_cand = DeviceBuffer(y_bytes);
+      fill_weights(b.w.get(), spec, 0xBE7C0000u + unsigned(c), s);
+      fill_activations(b.x.get(), max_m, spec.k, 0xAC710000u + unsigned(c), s);
+      cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (bench inputs)");
+      b.base = std::make_unique<Projection>(make_single_method_projection(spec, b.w.get(), "baseline", popts));
+      b.cand = make_candidate(o, spec, b.w.get(), popts);
+    }
+    for (std::size_t i = first; i < last; ++i) {
+      BenchCase& bc = rep.cases[i];
+      std::vector<GraphExec> gb, gc;
+      for (BenchCopy& b : cp) {
+        gb.push_back(capture_graph(
+            s, [&](cudaStream_t st) { return b.base->run(b.x.get(), bc.m, b.y_base.get(), st); }, "baseline capture"));
+        gc.push_back(capture_graph(
+            s, [&](cudaStream_t st) { return b.cand->run(b.x.get(), bc.m, b.y_cand.get(), st); }, "candidate capture"));
+      }
+      const PairedSamples ps = time_paired(timer, gb, gc, o.pairs);
+      const PairedSummary sum = summarize_pairs(ps.base_us, ps.cand_us);
+      bc.method = cp[0].cand->method_name(bc.m);
+      bc.base_us = sum.base_us;
+      bc.cand_us = sum.cand_us;
+      bc.ratio = sum.ratio;
+      bc.ratio_p10 = sum.ratio_p10;
+      bc.ratio_p90 = sum.ratio_p90;
+      bc.floor_us = floor.floor_us(bc.bytes);
+      finish_case(bc);
+      ++done;
+      if (o.progress) {
+        char fmt_buf[512];
+        std::snprintf(fmt_buf, sizeof fmt_buf, "[%zu/%zu] %s m=%d %s: base %.2f us, cand %.2f us, x%.3f", done,
+                      rep.cases.size(), bc.family.c_str(), bc.m, bc.method.c_str(), bc.base_us, bc.cand_us, bc.ratio);
+        o.progress(fmt_buf);
+      }
+    }
+    first = last;
+  }
+  rep.loads = load_speedups(rep.cases);
+  rep.score = score(rep.loads);
+  return rep;
+}
+
+}  // namespace projkit::lab

@@ -1,0 +1,47 @@
+// `projkit bench`: the judge's protocol over a workload. Per family, rotated copies
+// (own weights, own baseline and candidate Projections, own activations and outputs;
+// total bytes > 2x L2); per case one graph per copy and side; paired, order-swapped
+// replays with an L2 flush before each; medians; floor per payload size.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab/env.hpp"
+#include "lab/floor.hpp"
+#include "lab/stats.hpp"
+#include "projkit/projkit.hpp"
+
+namespace projkit::lab {
+
+struct BenchOptions {
+  Workload workload = Workload::builtin_default();
+  std::vector<int> loads;              // M values to run; empty = the workload's loads
+  std::vector<std::string> families;   // empty = the workload's families
+  Plan plan = Plan::safe();            // candidate = Projection(spec, w, plan) ...
+  std::string method;                  // ... unless a method is named
+  bool baseline_vs_baseline = false;   // A/A: candidate = baseline
+  int pairs = 100;                     // >= 50
+  int min_copies = 8;                  // >= 8; raised until copies exceed 2x L2
+  int device = 0;
+  std::function<void(const std::string&)> progress;  // one line per case (may be empty)
+};
+
+struct BenchReport {
+  BenchEnv env;
+  double overhead_us = 0.0;
+  std::vector<BenchCase> cases;
+  std::vector<LoadSpeedup> loads;
+  double score = 0.0;
+};
+
+// The cases (family, m, weight) a bench run times, in run order (family-major).
+std::vector<BenchCase> plan_bench_cases(const Workload& w, const std::vector<int>& loads,
+                                        const std::vector<std::string>& families);
+// Bytes a call must move: weight bytes read + x + y.
+std::size_t call_bytes(const ProjectionSpec& spec, int m);
+
+BenchReport run_bench(const BenchOptions& opts);
+
+}  // namespace projkit::lab

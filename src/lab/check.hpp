@@ -1,0 +1,43 @@
+// `projkit check`: correctness of the method in force for every family and every M
+// against the fp64 device reference. Per (family, seed): fresh weights and
+// Projections; per M: one captured graph replayed with new activations written into
+// the captured buffer each replay (poisoned output, probe rows, every row checked),
+// then the NaN/Inf propagation replays compared with the baseline's pattern.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab/metrics.hpp"
+#include "projkit/projkit.hpp"
+
+namespace projkit::lab {
+
+struct CheckOptions {
+  Workload workload = Workload::builtin_default();
+  std::vector<std::string> families;  // empty = the workload's families
+  std::vector<int> ms;                // empty = 1..256
+  int seeds = 3;
+  int replays = 3;
+  Plan plan = Plan::safe();
+  std::string method;  // non-empty: check this method instead of the plan
+  int device = 0;
+  std::function<void(const std::string&)> progress;
+};
+
+struct CheckCase {
+  std::string family, method;
+  int m = 0;
+  Metrics metrics;  // worst over seeds and replays
+};
+
+struct CheckReport {
+  std::vector<CheckCase> cases;
+  int failures = 0;
+  bool pass() const { return failures == 0; }
+};
+
+CheckReport run_check(const CheckOptions& opts);
+
+}  // namespace projkit::lab

@@ -1,0 +1,25 @@
+// The environment a measurement was taken in (recorded in every bench JSON).
+#pragma once
+
+#include <string>
+
+#include "projkit/projkit.hpp"
+
+namespace projkit::lab {
+
+struct BenchEnv {
+  std::string gpu;
+  int driver = 0;          // cudaDriverGetVersion
+  int sm_clock_mhz = 0;    // peak SM clock (cudaDevAttrClockRate)
+  int mem_clock_mhz = 0;   // peak memory clock (cudaDevAttrMemoryClockRate)
+  int cuda_runtime = 0;    // cudaRuntimeGetVersion
+  int cublas = 0;          // cublasLtGetVersion
+  std::string projkit_git_sha;
+  std::string plan_source;  // plan file path, "builtin-safe", or "method:<name>"
+  std::string plan_sha256;  // sha256 of the plan file ("" when there is no file)
+};
+
+// Device facts for env (plan fields left empty).
+BenchEnv collect_env(const DeviceInfo& dev);
+
+}  // namespace projkit::lab

@@ -1,0 +1,40 @@
+// The practical read floor per payload size: the best of a few streaming-read
+// kernels, timed with the bench protocol (graph per rotated copy, L2 flush, replay
+// overhead subtracted). Reference on an H200: about 1.8 us + bytes / 3.9 TB/s.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lab/timing.hpp"
+
+namespace projkit::lab {
+
+struct FloorVariant {
+  std::string name;  // e.g. "stream_read.unroll8.no_allocate"
+  double us = 0.0;   // median, overhead subtracted
+};
+
+struct FloorResult {
+  std::size_t bytes = 0;
+  double floor_us = 0.0;  // best variant
+  std::string best;
+  double model_us = 0.0;  // floor_model_us(bytes), for comparison
+  std::vector<FloorVariant> variants;
+};
+
+class FloorProbe {
+ public:
+  explicit FloorProbe(GraphTimer& timer, int reps = 64) : timer_(timer), reps_(reps) {}
+  // Measured once per payload size within the probe's lifetime.
+  const FloorResult& measure(std::size_t bytes);
+  double floor_us(std::size_t bytes) { return measure(bytes).floor_us; }
+
+ private:
+  GraphTimer& timer_;
+  int reps_;
+  std::map<std::size_t, FloorResult> cache_;
+};
+
+}  // namespace projkit::lab
