@@ -1,0 +1,136 @@
+// Method config names, plan parsing, validation against a device, and fallback.
+#include <gtest/gtest.h>
+
+#include "core/method.hpp"
+
+using namespace projkit;
+
+namespace {
+DeviceInfo h200() {
+  DeviceInfo d;
+  d.name = "NVIDIA H200";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.l2_bytes = 60u << 20;
+  d.runtime_version = 13000;
+  d.cublas_version = 130100;
+  return d;
+}
+
+std::string plan_text(const std::string& device = "NVIDIA H200", int sms = 132, const std::string& families =
+                          R"({"qkv":[{"m":[1,8],"method":"reference","ratio":1.2},{"m":[9,256],"method":"baseline"}]})") {
+  return R"({"schema":"projkit.plan/1","header":{"projkit_version":")" + std::string(kVersion) +
+         R"(","device":")" + device + R"(","sm_count":)" + std::to_string(sms) +
+         R"(,"cuda_runtime":13000,"cublas":130100},"families":)" + families + "}";
+}
+}  // namespace
+
+TEST(Config, NameRoundTrips) {
+  Config c = Config::parse("gemv_stream.rows2.warps8");
+  EXPECT_EQ(c.kernel, "gemv_stream");
+  ASSERT_EQ(c.params.size(), 2u);
+  EXPECT_EQ(c.get("rows", 0), 2);
+  EXPECT_EQ(c.get("warps", 0), 8);
+  EXPECT_EQ(c.get("stages", 3), 3);
+  EXPECT_TRUE(c.has("rows"));
+  EXPECT_FALSE(c.has("split"));
+  EXPECT_EQ(c.name(), "gemv_stream.rows2.warps8");
+  EXPECT_EQ(Config::parse("baseline").name(), "baseline");
+}
+
+TEST(Config, MalformedNamesAreRejected) {
+  EXPECT_THROW(Config::parse(""), Error);
+  EXPECT_THROW(Config::parse("gemv.rows"), Error);
+  EXPECT_THROW(Config::parse("gemv.8"), Error);
+  EXPECT_THROW(Config::parse("gemv.rows8x"), Error);
+  EXPECT_THROW(Config::parse("gemv..rows8"), Error);
+}
+
+TEST(Plan, SafePlanIsBaselineEverywhere) {
+  Plan p = Plan::safe();
+  EXPECT_EQ(p.method_for("qkv", 1), "baseline");
+  EXPECT_EQ(p.method_for("router", 256), "baseline");
+  EXPECT_TRUE(p.warnings.empty());
+}
+
+TEST(Plan, ParsesRangesInOrder) {
+  Plan p = Plan::from_json_text(plan_text(), h200(), true);
+  EXPECT_TRUE(p.warnings.empty());
+  EXPECT_EQ(p.method_for("qkv", 1), "reference");
+  EXPECT_EQ(p.method_for("qkv", 8), "reference");
+  EXPECT_EQ(p.method_for("qkv", 9), "baseline");
+  EXPECT_EQ(p.method_for("o", 9), "baseline");  // unmapped family
+  ASSERT_NE(p.ranges("qkv"), nullptr);
+  EXPECT_DOUBLE_EQ((*p.ranges("qkv"))[0].ratio, 1.2);
+  // round trip through to_json
+  Plan q = Plan::from_json_text(p.to_json(), h200(), true);
+  EXPECT_EQ(q.method_for("qkv", 5), "reference");
+}
+
+TEST(Plan, DeviceMismatchFallsBackLoudlyOrThrowsInStrictMode) {
+  Plan p = Plan::from_json_text(plan_text("NVIDIA H100 80GB HBM3"), h200(), false);
+  EXPECT_EQ(p.source, "builtin-safe");
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("H100"), std::string::npos);
+  EXPECT_EQ(p.method_for("qkv", 1), "baseline");
+  try {
+    Plan::from_json_text(plan_text("NVIDIA H100 80GB HBM3"), h200(), true);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::plan_mismatch);
+  }
+  EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 114), h200(), true), Error);
+}
+
+TEST(Plan, MalformedPlansFallBack) {
+  const char* bad[] = {
+      "{", R"({"schema":"other"})", R"({"schema":"projkit.plan/1"})",
+  };
+  for (const char* t : bad) {
+    Plan p = Plan::from_json_text(t, h200(), false);
+    EXPECT_EQ(p.method_for("qkv", 1), "baseline") << t;
+    EXPECT_FALSE(p.warnings.empty()) << t;
+    EXPECT_THROW(Plan::from_json_text(t, h200(), true), Error) << t;
+  }
+  // overlapping ranges, empty range, malformed method name
+  EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 132,
+                                              R"({"qkv":[{"m":[1,8],"method":"baseline"},{"m":[8,9],"method":"baseline"}]})"),
+                                    h200(), true),
+               Error);
+  EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 132, R"({"qkv":[{"m":[5,4],"method":"baseline"}]})"),
+                                    h200(), true),
+               Error);
+  EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 132, R"({"qkv":[{"m":[1,4],"method":"gemv.x"}]})"),
+                                    h200(), true),
+               Error);
+}
+
+TEST(Plan, VersionMismatchIsDetected) {
+  std::string t = plan_text();
+  t.replace(t.find(kVersion), std::string(kVersion).size(), "9.9.0");
+  EXPECT_THROW(Plan::from_json_text(t, h200(), true), Error);
+  EXPECT_FALSE(Plan::from_json_text(t, h200(), false).warnings.empty());
+}
+
+TEST(Plan, DeviceSlug) {
+  EXPECT_EQ(Plan::device_slug("NVIDIA H200"), "h200");
+  EXPECT_EQ(Plan::device_slug("NVIDIA H100 80GB HBM3"), "h100-80gb-hbm3");
+  EXPECT_EQ(Plan::device_slug(""), "unknown");
+}
+
+TEST(Methods, ApplicabilityNamesTheProblem) {
+  const DeviceInfo d = h200();
+  EXPECT_EQ(method_applicability(builtin_spec("qkv"), "baseline", 1, 256, d), "");
+  EXPECT_EQ(method_applicability(builtin_spec("router"), "reference", 1, 256, d), "");
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "no_such_kernel.rows1", 1, 1, d).find("unknown method kernel"),
+            std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "baseline.rows1", 1, 1, d).find("not one of the configs"),
+            std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "bad..name", 1, 1, d), "");
+}
+
+TEST(Methods, EveryListedConfigNameParsesBackToItself) {
+  auto names = list_method_configs();
+  EXPECT_GE(names.size(), 2u);
+  for (const auto& n : names) EXPECT_EQ(Config::parse(n).name(), n);
+}
