@@ -1,0 +1,26 @@
+// Helpers shared by the projkit subcommands.
+#pragma once
+
+#include <string>
+
+#include "lab/env.hpp"
+#include "projkit/projkit.hpp"
+
+namespace projkit::cli {
+
+// Throws Error(unsupported) "no CUDA device: ..." when there is none.
+DeviceInfo require_device(int ordinal);
+
+// The plan a command runs with: "safe", a file (strict: a bad explicit plan is an
+// error), or "" for the device's default plan (warnings printed to stderr).
+Plan load_plan(const std::string& arg, const DeviceInfo& dev);
+// Fill env.plan_source / env.plan_sha256 for a plan, or for a named method / A/A run.
+void describe_plan(lab::BenchEnv& env, const Plan& plan, const std::string& method, bool baseline_vs_baseline);
+
+Workload load_workload(const std::string& path);  // "" = built-in default
+
+// A progress line on stderr: rewritten in place on a terminal, one line each otherwise.
+void progress_line(const std::string& line);
+void progress_done();
+
+}  // namespace projkit::cli

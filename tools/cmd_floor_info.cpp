@@ -1,0 +1,107 @@
+// `projkit floor` (read floor per payload size) and `projkit info` (device, plan,
+// kernel families with their configs).
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "core/method.hpp"
+#include "lab/bench.hpp"
+#include "lab/floor.hpp"
+#include "lab/report.hpp"
+
+namespace projkit::cli {
+
+void add_floor(CLI::App& app, std::function<int()>& run) {
+  struct Args {
+    std::string workload, json;
+    int device = 0;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* sub = app.add_subcommand("floor", "practical read floor per payload size of the workload's cases");
+  sub->add_option("--workload", a->workload, "workload JSON (default: built-in)");
+  sub->add_option("--device", a->device, "CUDA device ordinal");
+  sub->add_option("--json", a->json, "write the projkit.floor/1 report here");
+  sub->callback([a, &run] {
+    run = [a] {
+      const DeviceInfo dev = require_device(a->device);
+      cuda_check(cudaSetDevice(a->device), "cudaSetDevice");
+      const Workload w = load_workload(a->workload);
+      std::vector<std::size_t> sizes;
+      for (const lab::BenchCase& c : lab::plan_bench_cases(w, {}, {}))
+        if (std::find(sizes.begin(), sizes.end(), c.bytes) == sizes.end()) sizes.push_back(c.bytes);
+      std::sort(sizes.begin(), sizes.end());
+      lab::GraphTimer timer(dev);
+      lab::FloorProbe probe(timer);
+      std::vector<lab::FloorResult> floors;
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        progress_line("[" + std::to_string(i + 1) + "/" + std::to_string(sizes.size()) + "] " +
+                      std::to_string(sizes[i]) + " bytes");
+        floors.push_back(probe.measure(sizes[i]));
+      }
+      progress_done();
+      std::cout << "projkit floor on " << dev.name << " (replay overhead " << timer.overhead_us() << " us subtracted)\n"
+                << lab::floor_table(floors);
+      if (!a->json.empty()) {
+        lab::write_json_file(a->json, lab::floor_json(floors, lab::collect_env(dev), timer.overhead_us()));
+        std::cout << "wrote " << a->json << "\n";
+      }
+      return 0;
+    };
+  });
+}
+
+void add_info(CLI::App& app, std::function<int()>& run) {
+  struct Args {
+    std::string plan;
+    int device = 0;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* sub = app.add_subcommand("info", "device, plan in force, kernel families and their configs");
+  sub->add_option("--plan", a->plan, "plan file, or 'safe' (default: the device's plan)");
+  sub->add_option("--device", a->device, "CUDA device ordinal");
+  sub->callback([a, &run] {
+    run = [a] {
+      std::cout << "projkit " << kVersion << " (git " << PROJKIT_GIT_SHA << ")\n";
+      const DeviceInfo dev = require_device(a->device);
+      std::cout << "device " << dev.ordinal << ": " << dev.name << ", sm_" << dev.cc_major << dev.cc_minor << ", "
+                << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20) << " MiB, smem/block (opt-in) "
+                << (dev.smem_per_block_optin >> 10) << " KiB\n"
+                << "CUDA runtime " << dev.runtime_version << ", driver " << dev.driver_version << ", cuBLAS "
+                << dev.cublas_version << "\n";
+      const Plan plan = load_plan(a->plan, dev);
+      std::cout << "\nplan: " << plan.source << "\n";
+      for (const ProjectionSpec& spec : builtin_specs()) {
+        std::cout << "  " << spec.name << " (N=" << spec.n << " K=" << spec.k << " W " << dtype_name(spec.weight_dtype)
+                  << "):";
+        const std::vector<PlanRange>* ranges = plan.ranges(spec.name);
+        if (!ranges || ranges->empty()) std::cout << " baseline everywhere";
+        std::cout << "\n";
+        if (ranges)
+          for (const PlanRange& r : *ranges)
+            std::cout << "    M " << r.m_lo << ".." << r.m_hi << " -> " << r.method
+                      << (r.ratio > 0 ? " (x" + std::to_string(r.ratio) + ")" : std::string()) << "\n";
+      }
+      std::cout << "\nkernel families:\n";
+      for (const KernelFamily* f : kernel_families()) {
+        std::cout << "  " << f->name << ": " << f->mechanism << "\n";
+        for (const Config& c : f->configs()) {
+          std::cout << "    " << c.name() << "  applies to:";
+          bool any = false;
+          for (const ProjectionSpec& spec : builtin_specs()) {
+            const std::string why = f->applicable(spec, c, 1, 1, dev);
+            if (why.empty()) {
+              std::cout << " " << spec.name;
+              any = true;
+            }
+          }
+          std::cout << (any ? "" : " (none at M=1)") << "\n";
+        }
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace projkit::cli

@@ -1,0 +1,35 @@
+// projkit: benchmark, check and inspect the projection library.
+//   projkit bench   [--workload F] [--loads 1,8] [--families qkv,o] [--m-sweep A..B] [--plan F|safe]
+//                   [--method NAME] [--baseline-vs-baseline] [--pairs N] [--copies N] [--json PATH]
+//   projkit check   [--m 1..256] [--families ...] [--seeds 3] [--replays 3] [--plan ...] [--method NAME] [--json PATH]
+//   projkit floor   [--workload F] [--json PATH]
+//   projkit info
+// Every error prints "projkit: error: <message>" and exits non-zero.
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+#include "projkit/projkit.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"projkit: dense LLM projections at memory speed (bench, check, floor, info)"};
+  app.require_subcommand(1);
+  std::function<int()> run;
+  projkit::cli::add_bench(app, run);
+  projkit::cli::add_check(app, run);
+  projkit::cli::add_floor(app, run);
+  projkit::cli::add_info(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    return run();
+  } catch (const projkit::Error& e) {
+    std::fprintf(stderr, "\nprojkit: error (%s): %s\n", projkit::status_code_name(e.code()), e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "\nprojkit: error: %s\n", e.what());
+  }
+  return 2;
+}
