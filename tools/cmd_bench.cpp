@@ -38,12 +38,13 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
         throw Error(StatusCode::invalid_argument, "bench: --method and --baseline-vs-baseline are exclusive");
       if (!a->method.empty() && !a->plan.empty())
         throw Error(StatusCode::invalid_argument, "bench: --method and --plan are exclusive");
-      const DeviceInfo dev = require_device(a->device);
       lab::BenchOptions o;
       o.workload = load_workload(a->workload);
       if (!a->loads.empty()) o.loads = lab::parse_m_list(a->loads);
       if (!a->m_sweep.empty()) o.loads = lab::parse_m_list(a->m_sweep);
       if (!a->families.empty()) o.families = lab::parse_name_list(a->families);
+      lab::plan_bench_cases(o.workload, o.loads, o.families);  // unknown family: error before any GPU work
+      const DeviceInfo dev = require_device(a->device);
       if (a->method.empty() && !a->aa) o.plan = load_plan(a->plan, dev);
       o.method = a->method;
       o.baseline_vs_baseline = a->aa;

@@ -32,11 +32,12 @@ void add_check(CLI::App& app, std::function<int()>& run) {
     run = [a] {
       if (!a->method.empty() && !a->plan.empty())
         throw Error(StatusCode::invalid_argument, "check: --method and --plan are exclusive");
-      const DeviceInfo dev = require_device(a->device);
       lab::CheckOptions o;
       o.workload = load_workload(a->workload);
       o.ms = lab::parse_m_list(a->m);
       if (!a->families.empty()) o.families = lab::parse_name_list(a->families);
+      for (const std::string& f : o.families) o.workload.spec(f);  // unknown family: error before any GPU work
+      const DeviceInfo dev = require_device(a->device);
       o.seeds = a->seeds;
       o.replays = a->replays;
       if (a->method.empty()) o.plan = load_plan(a->plan, dev);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli_common.hpp"
 #include "commands.hpp"
 #include "projkit/projkit.hpp"
 
@@ -27,9 +28,11 @@ int main(int argc, char** argv) {
   try {
     return run();
   } catch (const projkit::Error& e) {
-    std::fprintf(stderr, "\nprojkit: error (%s): %s\n", projkit::status_code_name(e.code()), e.what());
+    projkit::cli::progress_done();
+    std::fprintf(stderr, "projkit: error (%s): %s\n", projkit::status_code_name(e.code()), e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "\nprojkit: error: %s\n", e.what());
+    projkit::cli::progress_done();
+    std::fprintf(stderr, "projkit: error: %s\n", e.what());
   }
   return 2;
 }

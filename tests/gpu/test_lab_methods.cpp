@@ -1,0 +1,107 @@
+// `baseline` and `reference` for all five families at the edge M values, within the
+// numerical contract against the fp64 device reference, outputs poisoned with NaN
+// and checked fully written. Also: device reference == host reference on a small shape.
+#include <vector>
+
+#include "core/method.hpp"
+#include "lab/inputs.hpp"
+#include "lab/metrics.hpp"
+#include "lab/reference.hpp"
+#include "lab_gpu_fixture.hpp"
+
+using namespace projkit;
+using namespace projkit::lab;
+
+namespace {
+
+const int kEdgeMs[] = {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 64, 127, 128, 255, 256};
+
+void check_method(const std::string& method) {
+  constexpr int kMaxM = 256;
+  for (const ProjectionSpec& spec : builtin_specs()) {
+    SCOPED_TRACE(spec.name + " / " + method);
+    DeviceBuffer w(spec.weight_bytes());
+    DeviceBuffer x(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
+    DeviceBuffer y(std::size_t(kMaxM) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype));
+    DeviceBuffer ref(std::size_t(kMaxM) * std::size_t(spec.n) * sizeof(double));
+    DeviceBuffer rows(std::size_t(kMaxM) * sizeof(RowStats));
+    fill_weights(w.get(), spec, 11, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ProjectionOptions opts;
+    opts.max_m = kMaxM;
+    const Projection p = make_single_method_projection(spec, w.get(), method, opts);
+    for (int m : kEdgeMs) {
+      SCOPED_TRACE("M=" + std::to_string(m));
+      const int64_t n_out = spec.out_cols(m);
+      fill_activations(x.get(), m, spec.k, 100 + uint64_t(m), nullptr);
+      poison_output(y.get(), std::size_t(m) * std::size_t(n_out), spec.out_dtype, nullptr);
+      const Status st = p.run(x.get(), m, y.get(), nullptr);
+      ASSERT_TRUE(st.ok()) << st.message;
+      reference_device(spec, m, x.get(), w.get(), ref.as<double>(), nullptr);
+      row_stats_device(y.get(), spec.out_dtype, ref.as<double>(), m, n_out, rows.as<RowStats>(), nullptr);
+      std::vector<RowStats> host(static_cast<std::size_t>(m));
+      ASSERT_EQ(cudaMemcpy(host.data(), rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost), cudaSuccess);
+      const Metrics r = summarize_rows(host, tolerance_for(spec));
+      EXPECT_EQ(r.unwritten, 0);
+      EXPECT_TRUE(r.pass) << r.reason;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_F(LabGpu, BaselineMeetsContractAllFamilies) { check_method("baseline"); }
+TEST_F(LabGpu, ReferenceMeetsContractAllFamilies) { check_method("reference"); }
+
+TEST_F(LabGpu, DeviceReferenceEqualsHostReference) {
+  for (DType wd : {DType::bf16, DType::f32}) {
+    ProjectionSpec s;
+    s.name = "small";
+    s.n = 136;
+    s.k = 200;
+    s.weight_dtype = wd;
+    s.out_dtype = wd;
+    const int m = 70;
+    const std::vector<uint16_t> x = activations_host(m, s.k, 5);
+    const std::vector<float> wv = weights_host(s, 6, s.n);
+    DeviceBuffer dx(x.size() * 2), dw(s.weight_bytes()), dy(std::size_t(m) * std::size_t(s.n) * sizeof(double));
+    ASSERT_EQ(cudaMemcpy(dx.get(), x.data(), x.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+    if (wd == DType::f32) {
+      ASSERT_EQ(cudaMemcpy(dw.get(), wv.data(), wv.size() * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    } else {
+      std::vector<uint16_t> wb(wv.size());
+      for (std::size_t i = 0; i < wv.size(); ++i) wb[i] = bf16_bits_from_f32(wv[i]);
+      ASSERT_EQ(cudaMemcpy(dw.get(), wb.data(), wb.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    reference_device(s, m, dx.get(), dw.get(), dy.as<double>(), nullptr);
+    std::vector<double> got(std::size_t(m) * std::size_t(s.n));
+    ASSERT_EQ(cudaMemcpy(got.data(), dy.get(), got.size() * 8, cudaMemcpyDeviceToHost), cudaSuccess);
+    const std::vector<double> want = reference_host(s, m, x.data(), wv.data());
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-12 * (1 + std::abs(want[i]))) << i;
+  }
+}
+
+TEST_F(LabGpu, GeneratorsMatchHostAndPoisonIsDetected) {
+  const int m = 17;
+  const int64_t k = 256;
+  DeviceBuffer dx(std::size_t(m) * k * 2);
+  fill_activations(dx.get(), m, k, 77, nullptr);
+  std::vector<uint16_t> got(std::size_t(m) * k);
+  ASSERT_EQ(cudaMemcpy(got.data(), dx.get(), got.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+  const std::vector<uint16_t> want = activations_host(m, k, 77);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) differ += got[i] != want[i];
+  EXPECT_LE(differ, got.size() / 1000);  // host/device libm may differ by an ulp before bf16 rounding
+  // Probe rows are exact on both sides.
+  for (int r = 0; r < m; ++r)
+    if (is_probe_row(77, r))
+      for (int64_t c = 0; c < k; ++c) EXPECT_EQ(got[std::size_t(r * k + c)], want[std::size_t(r * k + c)]);
+  // A poisoned, never-written buffer is reported as unwritten everywhere.
+  DeviceBuffer y(64 * 4), ref(64 * 8), rows(sizeof(RowStats));
+  poison_output(y.get(), 64, DType::f32, nullptr);
+  ASSERT_EQ(cudaMemset(ref.get(), 0, 64 * 8), cudaSuccess);
+  row_stats_device(y.get(), DType::f32, ref.as<double>(), 1, 64, rows.as<RowStats>(), nullptr);
+  RowStats h{};
+  ASSERT_EQ(cudaMemcpy(&h, rows.get(), sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(h.unwritten, 64);
+}
