@@ -90,13 +90,21 @@ void add_info(CLI::App& app, std::function<int()>& run) {
           std::cout << "    " << c.name() << "  applies to:";
           bool any = false;
           for (const ProjectionSpec& spec : builtin_specs()) {
-            const std::string why = f->applicable(spec, c, 1, 1, dev);
-            if (why.empty()) {
-              std::cout << " " << spec.name;
+            // The M ranges (within 1..256) where this config applies to this family.
+            std::string ranges;
+            for (int lo = 1; lo <= 256; ++lo) {
+              if (!f->applicable(spec, c, lo, lo, dev).empty()) continue;
+              int hi = lo;
+              while (hi < 256 && f->applicable(spec, c, hi + 1, hi + 1, dev).empty()) ++hi;
+              ranges += (ranges.empty() ? "" : ",") + std::to_string(lo) + ".." + std::to_string(hi);
+              lo = hi;
+            }
+            if (!ranges.empty()) {
+              std::cout << " " << spec.name << "[M " << ranges << "]";
               any = true;
             }
           }
-          std::cout << (any ? "" : " (none at M=1)") << "\n";
+          std::cout << (any ? "" : " (no built-in family)") << "\n";
         }
       }
       return 0;

@@ -48,6 +48,7 @@ std::vector<BenchCase> plan_bench_cases(const Workload& w, const std::vector<int
       c.m = m;
       c.n = spec.out_cols(m);
       c.k = spec.k;
+      c.weight_dtype = dtype_name(spec.weight_dtype);
       for (const WorkloadCase& wc : w.cases)
         if (wc.family == f && wc.m == m) c.weight = wc.weight;
       c.bytes = call_bytes(spec, m);

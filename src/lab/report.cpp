@@ -33,6 +33,7 @@ nlohmann::json bench_json(const BenchReport& r) {
   for (const BenchCase& c : r.cases)
     cases.push_back({{"family", c.family},       {"m", c.m},
                      {"n", c.n},                 {"k", c.k},
+                     {"weight_dtype", c.weight_dtype},
                      {"method", c.method},       {"base_us", c.base_us},
                      {"cand_us", c.cand_us},     {"ratio", c.ratio},
                      {"ratio_p10", c.ratio_p10}, {"ratio_p90", c.ratio_p90},

@@ -23,6 +23,7 @@ PairedSummary summarize_pairs(const std::vector<double>& base_us, const std::vec
 // One benchmark case (family x M) as reported.
 struct BenchCase {
   std::string family, method;
+  std::string weight_dtype = "bf16";  // as stored (the router's is fp32)
   int m = 0;
   long long n = 0, k = 0;
   double weight = 1.0;

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""baseline_fidelity.py: does projkit's C++ baseline time what torch F.linear does?
+
+Times torch F.linear (router: F.linear(x.float(), W) with fp32 W) per bench case with
+the judge's protocol (one call captured in a CUDA graph per rotated copy, >= 8 copies
+whose bytes exceed 2x L2, an L2 flush before every replay, events around the replay
+only, the replay overhead of a trivial graph subtracted, medians), runs
+`projkit bench --method baseline --json ...` (or reads a given bench JSON) and
+compares the C++ baseline per case. Passes when every case is within +-3 %.
+
+    python3 tools/baseline_fidelity.py build/projkit --json results/fidelity.json
+    python3 tools/baseline_fidelity.py build/projkit --bench-json results/bench-baseline.json --json out.json
+
+Exit status: 0 all cases within tolerance, 1 a mismatch, 2 an error.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("projkit", help="path to the projkit binary")
+    p.add_argument("--json", required=True, help="write the fidelity report here")
+    p.add_argument("--bench-json", help="use this projkit.bench/1 report instead of running projkit bench")
+    p.add_argument("--families", help="families, e.g. qkv,o (passed to projkit bench)")
+    p.add_argument("--loads", help="M values, e.g. 1,8 (passed to projkit bench)")
+    p.add_argument("--reps", type=int, default=100, help="timed replays per case (torch side)")
+    p.add_argument("--min-copies", type=int, default=8)
+    p.add_argument("--tolerance", type=float, default=0.03, help="allowed |torch/projkit - 1|")
+    return p.parse_args()
+
+
+def run_projkit_bench(args):
+    if args.bench_json:
+        with open(args.bench_json) as f:
+            return json.load(f)
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "bench-baseline.json")
+        cmd = [args.projkit, "bench", "--method", "baseline", "--json", out]
+        if args.families:
+            cmd += ["--families", args.families]
+        if args.loads:
+            cmd += ["--loads", args.loads]
+        print("running:", " ".join(cmd), file=sys.stderr)
+        r = subprocess.run(cmd, stdout=sys.stderr)
+        if r.returncode != 0:
+            raise RuntimeError(f"projkit bench failed with exit status {r.returncode}")
+        with open(out) as f:
+            return json.load(f)
+
+
+class Timer:
+    """Graph replays with an L2 flush before each; events around the replay only."""
+
+    def __init__(self, torch):
+        self.torch = torch
+        props = torch.cuda.get_device_properties(0)
+        self.l2 = int(props.L2_cache_size)
+        mib = 1 << 20
+        self.flush_buf = torch.empty((2 * self.l2 + 2 * mib - 1) // mib * mib, dtype=torch.uint8, device="cuda")
+        self.counter = 0
+        tiny = torch.zeros(1, device="cuda")
+        self.overhead_graph = self.capture(lambda: tiny.add_(1.0))
+        self.overhead_us = statistics.median(self.time_sequence([self.overhead_graph] * 200))
+
+    def capture(self, fn):
+        torch = self.torch
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(2):  # warm-up outside the graph (cuBLAS heuristics, workspaces)
+                fn()
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn()
+        g.replay()
+        torch.cuda.synchronize()
+        return g
+
+    def time_sequence(self, graphs, chunk=256):
+        torch = self.torch
+        out = []
+        for base in range(0, len(graphs), chunk):
+            part = graphs[base:base + chunk]
+            ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in part]
+            for g, (a, b) in zip(part, ev):
+                self.counter = (self.counter + 1) % 251
+                self.flush_buf.fill_(self.counter)
+                a.record()
+                g.replay()
+                b.record()
+            torch.cuda.synchronize()
+            out += [a.elapsed_time(b) * 1e3 for a, b in ev]
+        return out
+
+
+def time_torch_case(torch, F, timer, case, reps, min_copies):
+    m, n, k = case["m"], case["n"], case["k"]
+    router = case.get("weight_dtype", "fp32" if case["family"] == "router" else "bf16") == "fp32"
+    wdt = torch.float32 if router else torch.bfloat16
+    per_copy = n * k * (4 if router else 2) + m * k * 2 + m * n * (4 if router else 2)
+    copies = max(min_copies, 1)
+    while copies * per_copy <= 2 * timer.l2:
+        copies += 1
+    graphs, keep = [], []
+    for c in range(copies):
+        g = torch.Generator(device="cuda").manual_seed(1000 + c)
+        w = (torch.randn(n, k, device="cuda", generator=g) / math.sqrt(k)).to(wdt)
+        x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+        if router:
+            fn = lambda x=x, w=w: F.linear(x.float(), w)
+        else:
+            fn = lambda x=x, w=w: F.linear(x, w)
+        keep.append((w, x))
+        graphs.append(timer.capture(fn))
+    timer.time_sequence(graphs)  # warm-up
+    seq = [graphs[i % copies] for i in range(max(reps, copies))]
+    us = [t - timer.overhead_us for t in timer.time_sequence(seq)]
+    del graphs, keep
+    return statistics.median(us), copies
+
+
+def main():
+    args = parse_args()
+    try:
+        import torch
+        import torch.nn.functional as F
+    except ImportError as e:
+        print(f"baseline_fidelity: error: PyTorch is required ({e})", file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("baseline_fidelity: error: no CUDA device visible to PyTorch", file=sys.stderr)
+        return 2
+    try:
+        bench = run_projkit_bench(args)
+        if bench.get("schema") != "projkit.bench/1":
+            raise RuntimeError(f"not a projkit.bench/1 report (schema={bench.get('schema')!r})")
+        timer = Timer(torch)
+        cases, ok = [], True
+        for c in bench["cases"]:
+            torch_us, copies = time_torch_case(torch, F, timer, c, args.reps, args.min_copies)
+            pk_us = c["base_us"]
+            ratio = torch_us / pk_us if pk_us > 0 else float("inf")
+            passed = abs(ratio - 1.0) <= args.tolerance
+            ok &= passed
+            cases.append({"family": c["family"], "m": c["m"], "n": c["n"], "k": c["k"], "copies": copies,
+                          "torch_us": torch_us, "projkit_baseline_us": pk_us, "ratio": ratio, "pass": passed})
+            print(f"{c['family']:9s} m={c['m']:4d}  torch {torch_us:8.2f} us  projkit {pk_us:8.2f} us  "
+                  f"ratio {ratio:6.3f}  {'ok' if passed else 'MISMATCH'}")
+        report = {"schema": "projkit.fidelity/1", "torch": torch.__version__,
+                  "gpu": torch.cuda.get_device_name(0), "overhead_us": timer.overhead_us,
+                  "tolerance": args.tolerance, "projkit_env": bench.get("env", {}),
+                  "cases": cases, "pass": ok}
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+        print(f"fidelity: {'PASS' if ok else 'FAIL'} ({sum(not c['pass'] for c in cases)} mismatching cases); "
+              f"wrote {args.json}")
+        return 0 if ok else 1
+    except Exception as e:  # a clear message, never a traceback
+        print(f"baseline_fidelity: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
