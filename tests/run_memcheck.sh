@@ -8,8 +8,8 @@
 set -uo pipefail
 bin=${1:?usage: run_memcheck.sh <gpu test binary>}
 
-if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "SKIP: no GPU (nvidia-smi missing or lists no device)"; exit 77
+if ! { nvidia-smi -L 2>/dev/null | grep -q GPU; } && [ ! -e /dev/nvidia0 ]; then
+  echo "SKIP: no GPU (nvidia-smi lists none and /dev/nvidia0 is absent)"; exit 77
 fi
 sanitizer=$(command -v compute-sanitizer || true)
 for d in "${CUDA_HOME:-}" /usr/local/cuda /usr/local/cuda-13.0; do

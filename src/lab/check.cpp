@@ -35,19 +35,29 @@ Projection make_checked(const CheckOptions& o, const ProjectionSpec& spec, const
 }
 
 // One replay with fresh activations: accuracy of every row against the fp64 reference.
+// The whole output buffer is poisoned first, so writes past y[m, n_out] are caught too.
 Metrics accuracy_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, const GraphExec& graph, CheckBuffers& b,
                         cudaStream_t s) {
   const int64_t n_out = spec.out_cols(m);
+  const std::size_t out_count = std::size_t(m) * std::size_t(n_out);
+  const std::size_t capacity = b.y_cand.bytes() / dtype_bytes(spec.out_dtype);
   fill_activations(b.x.get(), m, spec.k, x_seed, s);
-  poison_output(b.y_cand.get(), std::size_t(m) * std::size_t(n_out), spec.out_dtype, s);
+  poison_output(b.y_cand.get(), capacity, spec.out_dtype, s);
   graph.launch(s);
   reference_device(spec, m, b.x.get(), b.w.get(), b.ref.as<double>(), s);
   row_stats_device(b.y_cand.get(), spec.out_dtype, b.ref.as<double>(), m, n_out, b.rows.as<RowStats>(), s);
+  count_written_device(b.y_cand.as<char>() + out_count * dtype_bytes(spec.out_dtype), spec.out_dtype,
+                       int64_t(capacity - out_count), b.counter.as<long long>(), s);
   std::vector<RowStats> rows(static_cast<std::size_t>(m));
+  long long oob = 0;
   cuda_check(cudaMemcpyAsync(rows.data(), b.rows.get(), rows.size() * sizeof(RowStats), cudaMemcpyDeviceToHost, s),
              "cudaMemcpyAsync (row stats)");
+  cuda_check(cudaMemcpyAsync(&oob, b.counter.get(), sizeof oob, cudaMemcpyDeviceToHost, s),
+             "cudaMemcpyAsync (out-of-bounds count)");
   cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (check replay)");
-  return summarize_rows(rows, tolerance_for(spec));
+  Metrics r = summarize_rows(rows, tolerance_for(spec));
+  add_oob_check(r, oob);
+  return r;
 }
 
 // One replay with a non-finite value in one row of x: the output's value classes

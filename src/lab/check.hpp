@@ -1,8 +1,10 @@
 // `projkit check`: correctness of the method in force for every family and every M
 // against the fp64 device reference. Per (family, seed): fresh weights and
 // Projections; per M: one captured graph replayed with new activations written into
-// the captured buffer each replay (poisoned output, probe rows, every row checked),
-// then the NaN/Inf propagation replays compared with the baseline's pattern.
+// the captured buffer each replay (whole output buffer poisoned: unwritten elements
+// and writes past y[m, n_out] both fail; probe rows; every row checked), then two
+// NaN/Inf propagation replays (+Inf, NaN in one row of x) whose output value classes
+// must equal the baseline's element by element.
 #pragma once
 
 #include <functional>

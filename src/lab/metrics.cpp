@@ -62,6 +62,7 @@ Metrics worst_of(const Metrics& a, const Metrics& b) {
   m.inf = a.inf + b.inf;
   m.unwritten = a.unwritten + b.unwritten;
   m.pattern_mismatches = a.pattern_mismatches + b.pattern_mismatches;
+  m.oob_writes = a.oob_writes + b.oob_writes;
   m.nonfinite_ok = a.nonfinite_ok && b.nonfinite_ok;
   m.pass = a.pass && b.pass;
   m.reason = a.reason.empty() ? b.reason : (b.reason.empty() ? a.reason : a.reason + "; " + b.reason);
@@ -74,6 +75,14 @@ void add_pattern_check(Metrics& m, long long mismatches) {
   m.nonfinite_ok = false;
   m.pass = false;
   const std::string why = std::to_string(mismatches) + " outputs differ from the baseline's NaN/Inf pattern";
+  m.reason = m.reason.empty() ? why : m.reason + "; " + why;
+}
+
+void add_oob_check(Metrics& m, long long oob_writes) {
+  if (oob_writes == 0) return;
+  m.oob_writes += oob_writes;
+  m.pass = false;
+  const std::string why = std::to_string(oob_writes) + " elements written past y[m, n_out]";
   m.reason = m.reason.empty() ? why : m.reason + "; " + why;
 }
 

@@ -22,6 +22,7 @@ struct Metrics {
   double max_abs = 0.0;
   long long nan = 0, inf = 0, unwritten = 0;
   long long pattern_mismatches = 0;  // NaN/Inf propagation check vs the baseline
+  long long oob_writes = 0;          // elements written past y[m, n_out] in the output buffer
   bool nonfinite_ok = true;          // nan == inf == unwritten == pattern_mismatches == 0
   bool pass = true;
   std::string reason;  // why it failed ("" when pass)
@@ -35,6 +36,8 @@ Metrics summarize_rows(const std::vector<RowStats>& rows, double tol);
 Metrics worst_of(const Metrics& a, const Metrics& b);
 // Record a NaN/Inf propagation comparison into m.
 void add_pattern_check(Metrics& m, long long mismatches);
+// Record writes past the output (the poisoned tail of the buffer was changed).
+void add_oob_check(Metrics& m, long long oob_writes);
 
 // Host: per-row stats of y (bf16/fp32 bits, [m, n_out]) against ref (double, [m, n_out]).
 std::vector<RowStats> row_stats_host(const void* y, DType dtype, const double* ref, int m, int64_t n_out);
@@ -46,5 +49,7 @@ void row_stats_device(const void* d_y, DType dtype, const double* d_ref, int m, 
                       cudaStream_t stream);
 void class_mismatches_device(const void* d_a, const void* d_b, DType dtype, int64_t count, long long* d_count,
                              cudaStream_t stream);
+// Elements of d_y[0, count) that no longer hold the poison payload.
+void count_written_device(const void* d_y, DType dtype, int64_t count, long long* d_count, cudaStream_t stream);
 
 }  // namespace projkit::lab

@@ -41,6 +41,18 @@ __global__ void class_mismatch_kernel(const void* __restrict__ a, const void* __
   if (n) atomicAdd(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(n));
 }
 
+__global__ void count_written_kernel(const void* __restrict__ y, DType dtype, int64_t count, long long* __restrict__ out) {
+  long long n = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x)
+    n += value_class(y, i, dtype) != kUnwritten;
+  if (n) atomicAdd(reinterpret_cast<unsigned long long*>(out), static_cast<unsigned long long>(n));
+}
+
+unsigned blocks_for(int64_t count) {
+  const int64_t b = (count + kThreads - 1) / kThreads;
+  return unsigned(b < 4096 ? (b ? b : 1) : 4096);
+}
+
 }  // namespace
 
 void row_stats_device(const void* d_y, DType dtype, const double* d_ref, int m, int64_t n_out, RowStats* d_rows,
@@ -53,10 +65,15 @@ void row_stats_device(const void* d_y, DType dtype, const double* d_ref, int m, 
 void class_mismatches_device(const void* d_a, const void* d_b, DType dtype, int64_t count, long long* d_count,
                              cudaStream_t stream) {
   cuda_check(cudaMemsetAsync(d_count, 0, sizeof(long long), stream), "cudaMemsetAsync (mismatch counter)");
-  const int64_t blocks64 = (count + kThreads - 1) / kThreads;
-  const unsigned blocks = unsigned(blocks64 < 4096 ? (blocks64 ? blocks64 : 1) : 4096);
-  class_mismatch_kernel<<<blocks, kThreads, 0, stream>>>(d_a, d_b, dtype, count, d_count);
+  class_mismatch_kernel<<<blocks_for(count), kThreads, 0, stream>>>(d_a, d_b, dtype, count, d_count);
   cuda_check(cudaGetLastError(), "class_mismatch_kernel launch");
+}
+
+void count_written_device(const void* d_y, DType dtype, int64_t count, long long* d_count, cudaStream_t stream) {
+  cuda_check(cudaMemsetAsync(d_count, 0, sizeof(long long), stream), "cudaMemsetAsync (written counter)");
+  if (count <= 0) return;
+  count_written_kernel<<<blocks_for(count), kThreads, 0, stream>>>(d_y, dtype, count, d_count);
+  cuda_check(cudaGetLastError(), "count_written_kernel launch");
 }
 
 }  // namespace projkit::lab

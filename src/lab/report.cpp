@@ -61,6 +61,7 @@ nlohmann::json check_json(const CheckReport& r, const BenchEnv& env) {
                      {"inf", m.inf},
                      {"unwritten", m.unwritten},
                      {"pattern_mismatches", m.pattern_mismatches},
+                     {"oob_writes", m.oob_writes},
                      {"nonfinite_ok", m.nonfinite_ok},
                      {"pass", m.pass},
                      {"reason", m.reason}});

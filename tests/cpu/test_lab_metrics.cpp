@@ -105,6 +105,13 @@ TEST(LabMetrics, WorstOfMergesAndPatternCheckFails) {
   EXPECT_FALSE(p.pass);
   EXPECT_FALSE(p.nonfinite_ok);
   EXPECT_EQ(p.pattern_mismatches, 3);
+  Metrics q = good;
+  add_oob_check(q, 0);
+  EXPECT_TRUE(q.pass);
+  add_oob_check(q, 2);
+  EXPECT_FALSE(q.pass);
+  EXPECT_EQ(q.oob_writes, 2);
+  EXPECT_NE(q.reason.find("past"), std::string::npos);
 }
 
 TEST(LabMetrics, NonFinitePatternComparison) {
