@@ -38,6 +38,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
         throw Error(StatusCode::invalid_argument, "bench: --method and --baseline-vs-baseline are exclusive");
       if (!a->method.empty() && !a->plan.empty())
         throw Error(StatusCode::invalid_argument, "bench: --method and --plan are exclusive");
+      require_writable(a->json);
       lab::BenchOptions o;
       o.workload = load_workload(a->workload);
       if (!a->loads.empty()) o.loads = lab::parse_m_list(a->loads);

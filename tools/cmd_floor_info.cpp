@@ -25,6 +25,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--json", a->json, "write the projkit.floor/1 report here");
   sub->callback([a, &run] {
     run = [a] {
+      require_writable(a->json);
       const DeviceInfo dev = require_device(a->device);
       cuda_check(cudaSetDevice(a->device), "cudaSetDevice");
       const Workload w = load_workload(a->workload);
