@@ -11,6 +11,7 @@ have_header() { [ -e "/usr/include/$1" ]; }
 have_header nlohmann/json.hpp || need_apt+=(nlohmann-json3-dev)
 have_header CLI/CLI.hpp || need_apt+=(libcli11-dev)
 { have_header gtest/gtest.h && ls /usr/lib/*/libgtest.a >/dev/null 2>&1; } || need_apt+=(libgtest-dev)
+have_header openssl/evp.h || need_apt+=(libssl-dev)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
