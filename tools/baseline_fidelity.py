@@ -32,6 +32,8 @@ def parse_args():
     p.add_argument("--loads", help="M values, e.g. 1,8 (passed to projkit bench)")
     p.add_argument("--reps", type=int, default=100, help="timed replays per case (torch side)")
     p.add_argument("--min-copies", type=int, default=8)
+    p.add_argument("--flush", choices=["write", "read"], default="write",
+                   help="L2 flush before each replay (passed to projkit bench)")
     p.add_argument("--tolerance", type=float, default=0.03, help="allowed |torch/projkit - 1|")
     return p.parse_args()
 
@@ -42,7 +44,7 @@ def run_projkit_bench(args):
             return json.load(f)
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "bench-baseline.json")
-        cmd = [args.projkit, "bench", "--method", "baseline", "--json", out]
+        cmd = [args.projkit, "bench", "--method", "baseline", "--flush", args.flush, "--json", out]
         if args.families:
             cmd += ["--families", args.families]
         if args.loads:
@@ -58,13 +60,14 @@ def run_projkit_bench(args):
 class Timer:
     """Graph replays with an L2 flush before each; events around the replay only."""
 
-    def __init__(self, torch):
+    def __init__(self, torch, flush="write"):
         self.torch = torch
         props = torch.cuda.get_device_properties(0)
         self.l2 = int(props.L2_cache_size)
         mib = 1 << 20
         self.flush_buf = torch.empty((2 * self.l2 + 2 * mib - 1) // mib * mib, dtype=torch.uint8, device="cuda")
         self.counter = 0
+        self.flush = flush
         tiny = torch.zeros(1, device="cuda")
         self.overhead_graph = self.capture(lambda: tiny.add_(1.0))
         self.overhead_us = statistics.median(self.time_sequence([self.overhead_graph] * 200))
@@ -92,7 +95,10 @@ class Timer:
             ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in part]
             for g, (a, b) in zip(part, ev):
                 self.counter = (self.counter + 1) % 251
-                self.flush_buf.fill_(self.counter)
+                if self.flush == "read":
+                    self.flush_buf.view(self.torch.int32).sum()
+                else:
+                    self.flush_buf.fill_(self.counter)
                 a.record()
                 g.replay()
                 b.record()
@@ -142,7 +148,7 @@ def main():
         bench = run_projkit_bench(args)
         if bench.get("schema") != "projkit.bench/1":
             raise RuntimeError(f"not a projkit.bench/1 report (schema={bench.get('schema')!r})")
-        timer = Timer(torch)
+        timer = Timer(torch, args.flush)
         cases, ok = [], True
         for c in bench["cases"]:
             torch_us, copies = time_torch_case(torch, F, timer, c, args.reps, args.min_copies)

@@ -8,12 +8,13 @@
 #include "lab/args.hpp"
 #include "lab/bench.hpp"
 #include "lab/report.hpp"
+#include "lab/timing.hpp"
 
 namespace projkit::cli {
 
 void add_bench(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string workload, loads, families, m_sweep, plan, method, json;
+    std::string workload, loads, families, m_sweep, plan, method, json, flush = "write";
     bool aa = false;
     int pairs = 100, copies = 8, device = 0;
   };
@@ -29,6 +30,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--pairs", a->pairs, "paired replays per case (>= 50)")->check(CLI::Range(50, 100000));
   sub->add_option("--copies", a->copies, "minimum rotated copies (>= 8; raised until > 2x L2)")->check(CLI::Range(8, 4096));
   sub->add_option("--device", a->device, "CUDA device ordinal");
+  sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
   sub->add_option("--json", a->json, "write the projkit.bench/1 report here");
   sub->callback([a, &run] {
     run = [a] {
@@ -52,6 +54,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       o.pairs = a->pairs;
       o.min_copies = a->copies;
       o.device = a->device;
+      o.flush = lab::parse_flush_mode(a->flush);
       o.progress = progress_line;
       lab::BenchReport r = lab::run_bench(o);
       progress_done();

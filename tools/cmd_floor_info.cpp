@@ -15,7 +15,7 @@ namespace projkit::cli {
 
 void add_floor(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string workload, json;
+    std::string workload, json, flush = "write";
     int device = 0;
   };
   auto a = std::make_shared<Args>();
@@ -23,6 +23,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--workload", a->workload, "workload JSON (default: built-in)");
   sub->add_option("--device", a->device, "CUDA device ordinal");
   sub->add_option("--json", a->json, "write the projkit.floor/1 report here");
+  sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
   sub->callback([a, &run] {
     run = [a] {
       require_writable(a->json);
@@ -33,7 +34,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
       for (const lab::BenchCase& c : lab::plan_bench_cases(w, {}, {}))
         if (std::find(sizes.begin(), sizes.end(), c.bytes) == sizes.end()) sizes.push_back(c.bytes);
       std::sort(sizes.begin(), sizes.end());
-      lab::GraphTimer timer(dev);
+      lab::GraphTimer timer(dev, lab::parse_flush_mode(a->flush));
       lab::FloorProbe probe(timer);
       std::vector<lab::FloorResult> floors;
       for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -45,7 +46,11 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
       std::cout << "projkit floor on " << dev.name << " (replay overhead " << timer.overhead_us() << " us subtracted)\n"
                 << lab::floor_table(floors);
       if (!a->json.empty()) {
-        lab::write_json_file(a->json, lab::floor_json(floors, lab::collect_env(dev), timer.overhead_us()));
+        lab::write_json_file(a->json, lab::floor_json(floors, [&] {
+                                                       lab::BenchEnv e = lab::collect_env(dev);
+                                                       e.flush = lab::flush_mode_name(timer.flush_mode());
+                                                       return e;
+                                                     }(), timer.overhead_us()));
         std::cout << "wrote " << a->json << "\n";
       }
       return 0;

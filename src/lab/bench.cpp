@@ -62,10 +62,11 @@ BenchReport run_bench(const BenchOptions& o) {
   if (o.pairs < 1) throw Error(StatusCode::invalid_argument, "bench: --pairs must be >= 1");
   cuda_check(cudaSetDevice(o.device), "cudaSetDevice");
   const DeviceInfo dev = DeviceInfo::query(o.device);
-  GraphTimer timer(dev);
+  GraphTimer timer(dev, o.flush);
   FloorProbe floor(timer);
   BenchReport rep;
   rep.env = collect_env(dev);
+  rep.env.flush = flush_mode_name(o.flush);
   rep.overhead_us = timer.overhead_us();
   rep.cases = plan_bench_cases(o.workload, o.loads, o.families);
   const cudaStream_t s = timer.stream();

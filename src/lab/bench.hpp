@@ -25,6 +25,7 @@ struct BenchOptions {
   int pairs = 100;                     // >= 50
   int min_copies = 8;                  // >= 8; raised until copies exceed 2x L2
   int device = 0;
+  FlushMode flush = FlushMode::write;  // L2 flush before each replay
   std::function<void(const std::string&)> progress;  // one line per case (may be empty)
 };
 

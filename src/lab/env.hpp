@@ -17,6 +17,7 @@ struct BenchEnv {
   std::string projkit_git_sha;
   std::string plan_source;  // plan file path, "builtin-safe", or "method:<name>"
   std::string plan_sha256;  // sha256 of the plan file ("" when there is no file)
+  std::string flush = "write";  // L2 flush mode of the timing (lab/timing.hpp)
 };
 
 // Device facts for env (plan fields left empty).

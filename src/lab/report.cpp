@@ -25,7 +25,8 @@ nlohmann::json env_json(const BenchEnv& e) {
           {"cublas", e.cublas},
           {"projkit_git_sha", e.projkit_git_sha},
           {"plan_source", e.plan_source},
-          {"plan_sha256", e.plan_sha256}};
+          {"plan_sha256", e.plan_sha256},
+          {"flush", e.flush}};
 }
 
 nlohmann::json bench_json(const BenchReport& r) {

@@ -14,6 +14,18 @@ __global__ void l2_flush_kernel(uint4* __restrict__ buf, std::size_t count, unsi
     buf[i] = make_uint4(value, value, value, value);
 }
 
+// Streaming 16-byte loads over the flush buffer: evicts every L2 line and leaves clean
+// ones. The sum is stored only if it equals a value the buffer never holds, so the
+// loads cannot be dropped.
+__global__ void l2_flush_read_kernel(const uint4* __restrict__ buf, std::size_t count, unsigned* sink) {
+  unsigned acc = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = buf[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0xdeadbeefu) *sink = acc;
+}
+
 // The replay-overhead probe: a graph holding one kernel that does nothing.
 __global__ void empty_kernel() {}
 
@@ -64,20 +76,35 @@ GraphExec capture_graph(cudaStream_t stream, const std::function<Status(cudaStre
   return g;
 }
 
-L2Flusher::L2Flusher(const DeviceInfo& dev) {
+FlushMode parse_flush_mode(std::string_view s) {
+  if (s == "write") return FlushMode::write;
+  if (s == "read") return FlushMode::read;
+  throw Error(StatusCode::invalid_argument, "flush mode must be 'write' or 'read', got '" + std::string(s) + "'");
+}
+
+const char* flush_mode_name(FlushMode m) { return m == FlushMode::read ? "read" : "write"; }
+
+L2Flusher::L2Flusher(const DeviceInfo& dev, FlushMode mode) : mode_(mode) {
   constexpr std::size_t kMiB = std::size_t(1) << 20;
   const std::size_t l2 = std::max<std::size_t>(dev.l2_bytes, kMiB);
   buf_ = DeviceBuffer((2 * l2 + 2 * kMiB - 1) / kMiB * kMiB);  // >= 2x L2, whole MiB
   blocks_ = unsigned(std::max(dev.sm_count, 1) * 4);
+  if (mode_ == FlushMode::read) {
+    sink_ = DeviceBuffer(sizeof(unsigned));
+    cuda_check(cudaMemset(buf_.get(), 0, buf_.bytes()), "cudaMemset (flush buffer)");
+  }
 }
 
 void L2Flusher::enqueue(cudaStream_t stream) const {
   const std::size_t count = buf_.bytes() / sizeof(uint4);
-  l2_flush_kernel<<<blocks_, kFlushThreads, 0, stream>>>(buf_.as<uint4>(), count, ++counter_);
+  if (mode_ == FlushMode::read)
+    l2_flush_read_kernel<<<blocks_, kFlushThreads, 0, stream>>>(buf_.as<uint4>(), count, sink_.as<unsigned>());
+  else
+    l2_flush_kernel<<<blocks_, kFlushThreads, 0, stream>>>(buf_.as<uint4>(), count, ++counter_);
   cuda_check(cudaGetLastError(), "l2_flush_kernel launch");
 }
 
-GraphTimer::GraphTimer(const DeviceInfo& dev) : dev_(dev), flusher_(dev) {
+GraphTimer::GraphTimer(const DeviceInfo& dev, FlushMode flush) : dev_(dev), flush_mode_(flush), flusher_(dev, flush) {
   start_.resize(kChunk);
   stop_.resize(kChunk);
   for (int i = 0; i < kChunk; ++i) {
