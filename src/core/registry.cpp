@@ -8,8 +8,8 @@ extern const KernelFamily kBaselineCublas;    // src/baseline/cublas_linear.cpp
 extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 // kernel families added by the kernel issues are declared below this line
 // (router) extern const KernelFamily kRouterHiloSplitk;
-// (dense small M) extern const KernelFamily kGemvStream;
-// (dense small M) extern const KernelFamily kSplitkMmaCluster;
+extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
+extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
 // (dense large M) extern const KernelFamily kWgmmaTma;
 
 const std::vector<const KernelFamily*>& kernel_families() {
@@ -17,8 +17,8 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kBaselineCublas,
       &kReferenceSimt,
       // (router) &kRouterHiloSplitk,
-      // (dense small M) &kGemvStream,
-      // (dense small M) &kSplitkMmaCluster,
+      &kGemvStream,
+      &kSplitkMmaCluster,
       // (dense large M) &kWgmmaTma,
   };
   return all;
