@@ -6,11 +6,10 @@ namespace projkit {
 
 extern const KernelFamily kBaselineCublas;    // src/baseline/cublas_linear.cpp
 extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
-// kernel families added by the kernel issues are declared below this line
-extern const KernelFamily kRouterStreamF32;  // src/kernels/router_stream_f32.cu
-extern const KernelFamily kRouterHiloMma;    // src/kernels/router_hilo_mma.cu
-// (dense small M) extern const KernelFamily kGemvStream;
-// (dense small M) extern const KernelFamily kSplitkMmaCluster;
+extern const KernelFamily kRouterStreamF32;   // src/kernels/router_stream_f32.cu
+extern const KernelFamily kRouterHiloMma;     // src/kernels/router_hilo_mma.cu
+extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
+extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
 // (dense large M) extern const KernelFamily kWgmmaTma;
 
 const std::vector<const KernelFamily*>& kernel_families() {
@@ -19,8 +18,8 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kReferenceSimt,
       &kRouterStreamF32,
       &kRouterHiloMma,
-      // (dense small M) &kGemvStream,
-      // (dense small M) &kSplitkMmaCluster,
+      &kGemvStream,
+      &kSplitkMmaCluster,
       // (dense large M) &kWgmmaTma,
   };
   return all;
