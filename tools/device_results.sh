@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Everything the H200 results need, in one call: GPU tests (+ memcheck), floor, the
+# default bench, the A/A bench, check over M 1..256, baseline fidelity against torch.
+# Usage: tools/device_results.sh BIN_DIR OUT_DIR [STEPS]
+#   BIN_DIR holds projkit and projkit_gpu_tests; OUT_DIR receives the JSON and logs.
+#   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps.
+# A short table of the headline numbers is printed last.
+set -uo pipefail
+BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
+EXTRA=${PROJKIT_BENCH_ARGS:-}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+LOG="$OUT/device-log.txt"
+: >"$LOG"
+step() { echo "== $* ($(date +%T))" | tee -a "$LOG"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$LOG" 2>&1
+"$BIN/projkit" info >>"$LOG" 2>&1
+status=0
+for s in $STEPS; do
+  case $s in
+    tests)
+      step "gpu tests"
+      "$BIN/projkit_gpu_tests" >>"$LOG" 2>&1 || status=1
+      tail -3 "$LOG"
+      step "gpu tests under compute-sanitizer memcheck"
+      timeout 240 tests/run_memcheck.sh "$BIN/projkit_gpu_tests" >"$OUT/memcheck.txt" 2>&1 || status=1
+      tail -4 "$OUT/memcheck.txt" ;;
+    floor)
+      step "floor"
+      "$BIN/projkit" floor --json "$OUT/floor.json" $EXTRA >>"$LOG" 2>&1 || status=1 ;;
+    bench)
+      step "bench (default workload, shipped plan)"
+      "$BIN/projkit" bench --json "$OUT/bench-default.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" || status=1 ;;
+    aa)
+      step "A/A bench (baseline vs baseline)"
+      "$BIN/projkit" bench --baseline-vs-baseline --json "$OUT/aa.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" | tail -4 || status=1 ;;
+    check)
+      step "check M 1..256"
+      "$BIN/projkit" check --json "$OUT/check.json" >>"$LOG" 2>&1 || status=1
+      tail -5 "$LOG" ;;
+    fidelity)
+      step "baseline fidelity (torch F.linear vs projkit baseline)"
+      python3 tools/baseline_fidelity.py "$BIN/projkit" --json "$OUT/baseline-fidelity.json" $EXTRA >>"$LOG" 2>&1 || status=1
+      tail -8 "$LOG" ;;
+    *) echo "unknown step $s" >&2; status=2 ;;
+  esac
+done
+step "summary"
+python3 - "$OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+def load(n):
+    p = os.path.join(out, n)
+    return json.load(open(p)) if os.path.exists(p) else None
+b = load("bench-default.json")
+if b:
+    print("bench score %.4f  loads: %s" % (b["score"], " ".join("M%d=%.3f" % (l["m"], l["speedup"]) for l in b["loads"])))
+    for c in b["cases"]:
+        print("  %-9s m=%-4d %-44s base %6.2f cand %6.2f ratio %.3f  x floor %.2f" % (
+            c["family"], c["m"], c["method"][:44], c["base_us"], c["cand_us"], c["ratio"], c["over_floor"]))
+a = load("aa.json")
+if a:
+    rs = [c["ratio"] for c in a["cases"]]
+    print("A/A score %.4f, case ratios %.3f..%.3f" % (a["score"], min(rs), max(rs)))
+c = load("check.json")
+if c:
+    bad = [x for x in c["cases"] if not x["pass"]]
+    print("check: %d cases, %d failed %s" % (len(c["cases"]), len(bad), [(x["family"], x["m"]) for x in bad[:10]]))
+f = load("baseline-fidelity.json")
+if f:
+    print("fidelity: %s" % {k: v for k, v in f.items() if k != "cases"})
+PY
+exit $status
