@@ -10,7 +10,7 @@ extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 // (router) extern const KernelFamily kRouterHiloSplitk;
 // (dense small M) extern const KernelFamily kGemvStream;
 // (dense small M) extern const KernelFamily kSplitkMmaCluster;
-// (dense large M) extern const KernelFamily kWgmmaTma;
+extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -19,7 +19,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       // (router) &kRouterHiloSplitk,
       // (dense small M) &kGemvStream,
       // (dense small M) &kSplitkMmaCluster,
-      // (dense large M) &kWgmmaTma,
+      &kWgmmaTma,
   };
   return all;
 }
