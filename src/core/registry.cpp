@@ -10,7 +10,7 @@ extern const KernelFamily kRouterStreamF32;   // src/kernels/router_stream_f32.c
 extern const KernelFamily kRouterHiloMma;     // src/kernels/router_hilo_mma.cu
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
-// (dense large M) extern const KernelFamily kWgmmaTma;
+extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -20,7 +20,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterHiloMma,
       &kGemvStream,
       &kSplitkMmaCluster,
-      // (dense large M) &kWgmmaTma,
+      &kWgmmaTma,
   };
   return all;
 }

@@ -1,0 +1,273 @@
+// wgmma_tma: dense bf16 projections at large M (about 64..256 tokens) on Hopper.
+// Regime: the weight stream still dominates but the token count makes SIMT/GEMV kernels
+//   compute-bound; at M = 256 the tensor pipe and the HBM stream are about balanced.
+// Mechanism: operand swap D[n, t] = W[n, :] . x[t, :] so the weights are the wgmma A
+//   operand (64 W rows per consumer warpgroup, 128 per CTA) and the tokens are the wgmma N
+//   (BM = 64..256). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
+//   in prepare(), x's encoded on the host in every run(), which is pure host work and
+//   capturable) into a multi-stage mbarrier ring fed by one producer thread. K is split
+//   over a thread-block cluster; the fp32 partial tiles are reduced through distributed
+//   shared memory in rank order (deterministic, no global scratch, replay-safe).
+//   Device code: wgmma_tma.cuh.
+// Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % 128 == 0;
+//   x 16-byte aligned, y 8-byte aligned; sm_90a; split <= 8 (portable cluster size);
+//   split <= K / 64; the ring must fit the opt-in shared memory.
+#include "kernels/wgmma_tma.cuh"
+
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
+
+#include <algorithm>
+
+#include "core/method.hpp"
+
+namespace projkit {
+namespace {
+
+using namespace wgmma_tma;
+
+using EncodeTiledFn = PFN_cuTensorMapEncodeTiled_v12000;
+
+// The driver's tensor-map encoder through the runtime's entry-point query, so the library
+// need not link libcuda.
+EncodeTiledFn tensor_map_encoder() {
+  static EncodeTiledFn fn = []() -> EncodeTiledFn {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return nullptr;
+    return reinterpret_cast<EncodeTiledFn>(p);
+  }();
+  return fn;
+}
+
+// A 2D bf16 tensor [rows][cols] (cols contiguous) read in boxes of [box_rows][64] with the
+// 128B swizzle the wgmma descriptors expect; out-of-range rows read as zeros.
+bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols,
+                    uint32_t box_rows) {
+  const cuuint64_t dims[2] = {cols, rows};
+  const cuuint64_t strides[1] = {cols * 2};
+  const cuuint32_t box[2] = {uint32_t(kBlockK), box_rows};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS;
+}
+
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int);
+
+// One instantiation per token tile (the wgmma N); split and stages are runtime values.
+KernelFn kernel_for(int bm) {
+  switch (bm) {
+    case 64: return wgmma_tma_kernel<64>;
+    case 128: return wgmma_tma_kernel<128>;
+    case 192: return wgmma_tma_kernel<192>;
+    case 256: return wgmma_tma_kernel<256>;
+    default: return nullptr;
+  }
+}
+
+class WgmmaTma final : public PreparedMethod {
+ public:
+  WgmmaTma(const PrepareContext& ctx, const Config& cfg)
+      : spec_(ctx.spec),
+        bm_(cfg.get("bm", 0)),
+        split_(cfg.get("split", 1)),
+        mc_(cfg.get("mc", 1)),
+        stages_(cfg.get("stages", 4)),
+        xfit_(cfg.get("xfit", 0) != 0),
+        encode_(tensor_map_encoder()),
+        kernel_(kernel_for(bm_)) {
+    if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256");
+    if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
+      throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
+    smem_ = smem_bytes(bm_, stages_);
+    cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
+               "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+    // The cluster (one CTA per SM, `split` of them) must be schedulable at all.
+    if (max_active_clusters() < 1)
+      throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
+  }
+
+  // Clusters of this config the device can hold at once (grids beyond it run in waves).
+  int max_active_clusters() const {
+    cudaLaunchConfig_t lc = launch_config(dim3(unsigned(split_ * mc_), 1, 1), nullptr);
+    cudaLaunchAttribute attr = cluster_attr();
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    int clusters = 0;
+    cuda_check(cudaOccupancyMaxActiveClusters(&clusters, kernel_, &lc), "wgmma_tma: cudaOccupancyMaxActiveClusters");
+    return clusters;
+  }
+
+  Status run(const RunArgs& a) const override {
+    if (a.m < 1) return {StatusCode::invalid_argument, "wgmma_tma: m must be >= 1"};
+    if (!a.x || !a.y) return {StatusCode::invalid_argument, "wgmma_tma: null x or y"};
+    if ((reinterpret_cast<uintptr_t>(a.x) & 15) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: x must be 16-byte aligned (TMA)"};
+    if ((reinterpret_cast<uintptr_t>(a.y) & 7) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: y must be 8-byte aligned (bf16x4 stores)"};
+    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(kBlockN) * mc_) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of 128 * mc and <= N"};
+    const unsigned n_tiles = unsigned(a.n_out / kBlockN);
+    const unsigned m_tiles = unsigned((a.m + bm_ - 1) / bm_);
+    // x rows per tile load: BM, or (xfit, one token tile) m rounded up to 8 rows per slice.
+    int x_rows = bm_;
+    if (xfit_ && m_tiles == 1) {
+      const int q = 8 * mc_;
+      x_rows = std::min(bm_, (a.m + q - 1) / q * q);
+    }
+    CUtensorMap x_map;
+    if (!encode_2d_bf16(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
+      return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
+    cudaLaunchConfig_t lc = launch_config(dim3(n_tiles * unsigned(split_), m_tiles, 1), a.stream);
+    cudaLaunchAttribute attr = cluster_attr();
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows);
+    if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
+    return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
+  }
+
+ private:
+  cudaLaunchConfig_t launch_config(dim3 grid, cudaStream_t stream) const {
+    cudaLaunchConfig_t lc{};
+    lc.gridDim = grid;
+    lc.blockDim = dim3(kThreads, 1, 1);
+    lc.dynamicSmemBytes = std::size_t(smem_);
+    lc.stream = stream;
+    return lc;
+  }
+  cudaLaunchAttribute cluster_attr() const {
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = unsigned(split_ * mc_);
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    return attr;
+  }
+
+  ProjectionSpec spec_;
+  int bm_, split_, mc_, stages_;
+  bool xfit_;
+  int smem_ = 0;
+  EncodeTiledFn encode_;
+  KernelFn kernel_;
+  CUtensorMap w_map_{};
+};
+
+// Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
+// (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
+Config cfg(int bm, int split, int mc, int xfit = 0) {
+  const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
+  Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
+  if (xfit) c.params.push_back({"xfit", 1});
+  return c;
+}
+
+// Grid = (N/128 tiles) x split CTAs, one per SM, clusters of split x mc. On the H200
+// (132 SMs, 227 KB/CTA) cudaOccupancyMaxActiveClusters gives 66 / 39 / 30 / 22 / 17 / 15
+// resident clusters of 2 / 3 / 4 / 5 / 6 / 8 CTAs; a grid with more clusters runs a second
+// wave and loses ~2x, so each split is chosen to fit one wave for its family:
+// qkv 18 tiles, o / unpooler 64, pooler 32. Measured numbers: docs/experiments-wgmma.md.
+std::vector<Config> wgmma_tma_configs() {
+  return {
+      // ---- measured winners (H200, median of 96 paired replays, vs baseline)
+      cfg(64, 4, 1),   // qkv M=64: 72 CTAs (18 clusters of 4); 15.3-15.9 vs 17.6 us
+      cfg(64, 2, 1),   // M=64: pooler (64 CTAs) 23.5-24.5 vs 27.4-27.8; unpooler (128) 22.6-23.5 vs 24.4-24.8
+      cfg(128, 4, 1),  // qkv M=128: 72 CTAs; 17.5-18.1 vs 20.4-20.5 us
+      cfg(128, 5, 1),  // qkv M=128: 90 CTAs (18 clusters of 5 <= 22); 18.05 vs 20.51 us
+      cfg(128, 3, 1),  // pooler M=128: 96 CTAs (32 clusters of 3 <= 39); 25.6 vs 27.6 us
+      cfg(128, 2, 1),  // unpooler M=128: 128 CTAs; 24.5-25.2 vs 25.4 us
+      cfg(192, 5, 1),  // qkv M=192: 90 CTAs; 20.6 vs 23.0 us
+      cfg(192, 3, 1),  // pooler M=192: 96 CTAs; 29.3 vs 30.3 us
+      cfg(192, 2, 1),  // unpooler M=192: 128 CTAs; 26.0-26.4 vs 28.7-29.0 us
+      cfg(256, 5, 1),  // qkv M=256: 90 CTAs; 25.2 vs 24.9 us (parity, not a win)
+      cfg(256, 3, 1),  // pooler M=256: 96 CTAs; 36.0 vs 34.3 us (loses: L2-bound on x re-reads)
+      cfg(256, 2, 1),  // unpooler M=256: 128 CTAs; 30.1-30.4 vs 29.0 us (loses, same reason)
+      // ---- to screen: not yet measured on the device (tests/gpu/test_wgmma_kernels.cpp
+      // checks them). Tight x box (xfit): TMA zero-fill of rows past m measured slow (same
+      // tile: pooler bm256.split3 54 us at M=64 vs 36 us at M=256), so M 65..127 / 129..191
+      // load only round_up(m, 8) rows.
+      cfg(128, 4, 1, 1),  // qkv M 65..128
+      cfg(128, 3, 1, 1),  // pooler M 65..128
+      cfg(128, 2, 1, 1),  // unpooler M 65..128
+      cfg(192, 5, 1, 1),  // qkv M 129..192
+      cfg(192, 3, 1, 1),  // pooler M 129..192
+      cfg(192, 2, 1, 1),  // unpooler M 129..192
+      // x multicast to mc N-neighbours halves the x share of L2->SM traffic (the M=256
+      // limiter). One wave: qkv 9 clusters of 8 <= 15, pooler 16 clusters of 6 <= 17.
+      // Correct (all families); was 2.5-4x slow with a .release.cluster remote arrive, the
+      // fixed arrive is verified correct on qkv at every M but not yet timed.
+      cfg(256, 4, 2),  // qkv M 193..256
+      cfg(256, 3, 2),  // pooler M 193..256
+      cfg(128, 4, 2, 1),  // qkv M 65..128
+      cfg(128, 3, 2, 1),  // pooler M 65..128
+  };
+}
+
+std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, int m_lo, int m_hi,
+                                 const DeviceInfo& dev) {
+  if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
+    return "wgmma_tma: needs bf16 weights, activations and output";
+  if (!dev.is_hopper_sm90()) return "wgmma_tma: needs sm_90 (wgmma, TMA, clusters)";
+  if (spec.k % kBlockK != 0) return "wgmma_tma: K must be a multiple of 64";
+  if (spec.n % kBlockN != 0) return "wgmma_tma: N must be a multiple of 128";
+  if (spec.slice_max_m > 0 && spec.slice_rows % kBlockN != 0)
+    return "wgmma_tma: the row slice must be a multiple of 128";
+  if (c.get("bn", kBlockN) != kBlockN) return "wgmma_tma: bn must be 128";
+  const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
+  if (!kernel_for(bm)) return "wgmma_tma: bm must be 64, 128, 192 or 256";
+  const int mc = c.get("mc", 1);
+  if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
+  if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
+  if (split * mc > 8) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
+  if ((spec.n / kBlockN) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / kBlockN) % mc != 0))
+    return "wgmma_tma: the number of 128-row N tiles must be a multiple of mc";
+  if (split > spec.k / kBlockK) return "wgmma_tma: split exceeds the number of 64-wide k-blocks";
+  if (stages < 2) return "wgmma_tma: stages must be >= 2";
+  const int xfit = c.get("xfit", 0);
+  if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
+  if (std::size_t(smem_bytes(bm, stages)) > dev.smem_per_block_optin)
+    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, stages)) + " B) exceeds the opt-in limit";
+  if (m_lo < 1 || m_hi < m_lo) return "wgmma_tma: bad M range";
+  return "";
+}
+
+std::unique_ptr<PreparedMethod> wgmma_tma_prepare(const PrepareContext& ctx, const Config& c) {
+  return std::make_unique<WgmmaTma>(ctx, c);
+}
+
+}  // namespace
+
+// For tools: how many clusters of this config the current device holds at once (grids with
+// more clusters run in waves). Throws like prepare() on a config that cannot launch.
+int wgmma_tma_max_active_clusters(const Config& c) {
+  const int bm = c.get("bm", 0), split = c.get("split", 1), mc = c.get("mc", 1), stages = c.get("stages", 4);
+  KernelFn k = kernel_for(bm);
+  if (!k) return 0;
+  const int smem = smem_bytes(bm, stages);
+  cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
+  cudaLaunchConfig_t lc{};
+  lc.gridDim = dim3(unsigned(split * mc), 1, 1);
+  lc.blockDim = dim3(kThreads, 1, 1);
+  lc.dynamicSmemBytes = std::size_t(smem);
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = unsigned(split * mc);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  lc.attrs = &attr;
+  lc.numAttrs = 1;
+  int clusters = 0;
+  cuda_check(cudaOccupancyMaxActiveClusters(&clusters, k, &lc), "cudaOccupancyMaxActiveClusters");
+  return clusters;
+}
+
+extern const KernelFamily kWgmmaTma = {
+    "wgmma_tma", "TMA ring + wgmma (W as A, tokens as N), K split over a cluster, DSMEM reduction",
+    wgmma_tma_configs, wgmma_tma_applicable, wgmma_tma_prepare};
+
+}  // namespace projkit

@@ -1,0 +1,367 @@
+// wgmma_tma device code: see wgmma_tma.cu for the regime and the host launcher.
+//
+// One CTA = 3 warpgroups (384 threads):
+//   WG0     producer: one thread issues TMA loads (W tile + x tile per k-block) into a
+//           `stages`-deep smem ring, completion counted on full[s] mbarriers (expect_tx);
+//   WG1,WG2 consumers: each owns 64 rows of W (the wgmma M) and all BM tokens (the wgmma N),
+//           D[n, t] = sum_k W[n, k] * x[t, k] (operand swap: y^T tile), fp32 accumulators,
+//           release a stage by arriving on empty[s] once the wgmma reading it has retired.
+// Grid: x = clusters of mc x split CTAs (cluster rank = g * split + ks): g in [0, mc) picks one
+// of mc neighbouring N tiles, ks in [0, split) one K range; y = token tile.
+// x multicast (mc > 1): the mc CTAs with the same ks need the same x tile; each loads x_rows/mc
+// of its rows and multicasts them to all mc, so L2 serves x once per mc N tiles. A stage is
+// then free only when the consumers of all mc CTAs released it (empty count x mc, remote
+// arrivals).
+// After the main loop every CTA parks its fp32 partial tile in its own (now idle) ring smem;
+// CTA ks of an N tile then reduces token rows [ks*BM/split, (ks+1)*BM/split) over the split
+// peers through DSMEM, in rank order (deterministic), and writes bf16. No global scratch:
+// replay- and stream-safe.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+namespace projkit::wgmma_tma {
+
+constexpr int kBlockN = 128;             // W rows per CTA = kConsumerWGs x 64 (wgmma M)
+constexpr int kBlockK = 64;              // bf16 per k-block = 128 B = one 128B-swizzle row
+constexpr int kConsumerWGs = 2;          // 64 W rows each
+constexpr int kThreads = 128 * (1 + kConsumerWGs);
+constexpr int kWTileBytes = kBlockN * kBlockK * 2;  // [128 n][64 k] bf16 = 16 KB
+constexpr int kPartialStride = kBlockN + 4;         // fp32 per token row of the partial tile;
+                                                    // +4 makes fragment stores bank-conflict free
+constexpr int kProducerRegs = 40;        // the producer only loops and issues TMA
+constexpr int kConsumerRegs = 232;       // 128 accumulators at BM=256 + addressing
+static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536, "register file");
+static_assert(kBlockK * 2 == 128, "a k-block row must be exactly one 128B swizzle span");
+
+__host__ __device__ constexpr int x_tile_bytes(int bm) { return bm * kBlockK * 2; }   // [bm t][64 k] bf16
+__host__ __device__ constexpr int stage_bytes(int bm) { return kWTileBytes + x_tile_bytes(bm); }
+__host__ __device__ constexpr int partial_bytes(int bm) { return bm * kPartialStride * 4; }
+__host__ __device__ constexpr int ring_bytes(int bm, int stages) {
+  return stages * stage_bytes(bm) > partial_bytes(bm) ? stages * stage_bytes(bm) : partial_bytes(bm);
+}
+// [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
+__host__ __device__ constexpr int smem_bytes(int bm, int stages) { return 1024 + ring_bytes(bm, stages) + 16 * stages; }
+
+// ------------------------------------------------------------------ PTX wrappers
+__device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+// Arm an mbarrier: `count` arrivals complete a phase.
+__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+// Make the inits visible to the async proxy (TMA complete_tx) before any use.
+__device__ __forceinline__ void fence_mbar_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+// Producer arrival that also announces the bytes the stage's TMA loads will deliver.
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// Consumer arrival: this warp no longer reads the stage.
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Spin until the phase of the given parity has completed (the label is local to the {} scope).
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+  asm volatile(
+      "{\n.reg .pred p;\nWAIT_LOOP:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_LOOP;\n}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+// L2 policy for weights: each byte is read exactly once, let it leave L2 first.
+__device__ __forceinline__ uint64_t policy_evict_first() {
+  uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+// L2 policy for activations: every N tile re-reads the same x tile, keep it resident.
+__device__ __forceinline__ uint64_t policy_evict_last() {
+  uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+// Pull the tensor map (a kernel parameter) into the descriptor cache before the first load.
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+// 2D TMA tile load global -> this CTA's smem; bytes counted on `bar`; rows/cols outside the
+// tensor are zero-filled (M tails), so no masking is needed on the load side.
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c_inner,
+                                            int c_outer, uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c_inner), "r"(c_outer), "l"(policy)
+      : "memory");
+}
+// Give registers back / take them: the producer needs few, the consumers hold the accumulators.
+template <int R> __device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(R));
+}
+template <int R> __device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(R));
+}
+// Order prior register/smem accesses before the wgmma ops that follow (required before
+// the first wgmma of a batch).
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+// Close the batch of wgmma ops issued since the last commit into one group.
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+// Wait until at most N committed groups are still in flight (N = 1 keeps the tensor pipe fed).
+template <int N> __device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+// Compiler-only fence: keeps reads of an accumulator after the wgmma_wait that retires it.
+__device__ __forceinline__ void fence_reg(float& r) { asm volatile("" : "+f"(r)::"memory"); }
+// Named barrier among the consumer warpgroups only (the producer never joins it).
+__device__ __forceinline__ void consumer_bar_sync() {
+  asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumerWGs) : "memory");
+}
+// This CTA's rank in its cluster (= its K split).
+__device__ __forceinline__ uint32_t cluster_ctarank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// Cluster-wide barrier, release/acquire: partial tiles written before are visible after.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// The shared::cluster address of the same smem offset in peer CTA `rank`.
+__device__ __forceinline__ uint32_t mapa_shared(uint32_t addr, uint32_t rank) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
+  return r;
+}
+// Consumer release of a stage in a peer CTA (the peer's producer multicasts into our ring).
+// Default (.release.cta) semantics: the wgmma reads it orders have already retired; a
+// .release.cluster arrive measured ~1 µs per k-block on the critical path.
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t cluster_bar) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
+}
+// 2D TMA tile load multicast to every CTA of the cluster in cta_mask, at the same smem offset
+// and barrier offset in each: one L2 read feeds all N-neighbours that share the x tile.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c_inner,
+                                                      int c_outer, uint16_t cta_mask, uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      ".L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5, %6;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c_inner), "r"(c_outer), "h"(cta_mask), "l"(policy)
+      : "memory");
+}
+// 16-byte DSMEM read of a peer's partial tile.
+__device__ __forceinline__ float4 ld_dsmem_f4(uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
+}
+
+// wgmma shared-memory descriptor for a K-major tile with 128B swizzle: rows of 128 B
+// (64 bf16 of K), 8-row swizzle atoms 1024 B apart (SBO); LBO is unused for this layout.
+// Tiles are 1024-B aligned, so advancing K by 16 elements = +32 B on the start address.
+__device__ __forceinline__ uint64_t desc_k_sw128(uint32_t smem_addr) {
+  uint64_t d = 0;
+  d |= uint64_t((smem_addr & 0x3FFFF) >> 4);  // bits 0-13: start address >> 4
+  d |= uint64_t(1) << 16;                     // bits 16-29: LBO >> 4 (ignored)
+  d |= uint64_t(1024 >> 4) << 32;             // bits 32-45: SBO >> 4
+  d |= uint64_t(1) << 62;                     // bits 62-63: 1 = 128B swizzle
+  return d;
+}
+
+// wgmma.mma_async m64nNk16, bf16 x bf16 -> fp32, both operands K-major from smem, D += A*B^T.
+// Accumulator fragment (per thread of the warpgroup, warp w, lane l), for q in [0, N/8):
+//   d[4q + 2h + b] = D[16w + l/4 + 8h][8q + 2(l%4) + b]
+template <int N> __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t a, uint64_t b);
+
+// D[64 x 64] (+)= A[64 x 16] * B[64 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
+template <> __device__ __forceinline__ void wgmma_m64k16<64>(float (&d)[32], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(a), "l"(b), "r"(1));
+}
+
+// D[64 x 128] (+)= A[64 x 16] * B[128 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
+template <> __device__ __forceinline__ void wgmma_m64k16<128>(float (&d)[64], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(a), "l"(b), "r"(1));
+}
+
+// D[64 x 192] (+)= A[64 x 16] * B[192 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
+template <> __device__ __forceinline__ void wgmma_m64k16<192>(float (&d)[96], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, %96, %97, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+      : "l"(a), "l"(b), "r"(1));
+}
+
+// D[64 x 256] (+)= A[64 x 16] * B[256 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
+template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(a), "l"(b), "r"(1));
+}
+
+// ------------------------------------------------------------------ kernel
+// Template parameter BM: tokens per CTA tile = the wgmma N (64, 128, 192 or 256).
+// Runtime: split (K ranges per N tile), mc (N tiles sharing x by multicast; cluster size =
+// split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
+// TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
+// past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
+template <int BM>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [128 n][64 k]
+                     const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
+                     __nv_bfloat16* __restrict__ y,              // [m][n_out] bf16
+                     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows) {
+  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
+  static_assert(BM <= 256, "TMA box rows <= 256");
+  static_assert(x_tile_bytes(BM) % 1024 == 0 && kWTileBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
+  constexpr int kAcc = BM / 2;  // fp32 accumulators per consumer thread: [64 n] x [BM t] / 128
+
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t raw = smem_u32(smem_raw);
+  const uint32_t base = (raw + 1023u) & ~1023u;
+  const uint32_t bars = base + uint32_t(ring_bytes(BM, stages));  // full[s], then empty[s]
+  auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
+  auto empty_bar = [&](int s) { return bars + 8u * uint32_t(stages + s); };
+  auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM)); };
+  auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWTileBytes); };
+
+  const int crank = int(cluster_ctarank());
+  const int ks = crank % split;  // K range of this CTA
+  const int g = crank / split;   // which of the mc N tiles of the cluster
+  const int n0 = (int(blockIdx.x / unsigned(split * mc)) * mc + g) * kBlockN;
+  const int m0 = int(blockIdx.y) * BM;
+  const int kb_begin = int((int64_t(k_blocks) * ks) / split);
+  const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
+  const int wg = int(threadIdx.x) / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
+      mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
+    }
+    fence_mbar_init();
+  }
+  cluster_sync();  // peers' barriers exist before any multicast or remote arrive
+
+  if (wg == 0) {
+    // ---------------- producer
+    setmaxnreg_dec<kProducerRegs>();
+    if (threadIdx.x == 0) {
+      prefetch_tensor_map(&tm_w);
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first();
+      const uint64_t pol_x = policy_evict_last();
+      const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
+      uint16_t mask = 0;               // the CTAs of the cluster with the same K range
+      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
+      int s = 0;
+      uint32_t phase = 0;
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
+        if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWTileBytes + x_rows * kBlockK * 2));  // W + all x slices
+        tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        if (mc == 1)
+          tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
+        else
+          tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
+                                m0 + g * slice_rows, mask, pol_x);
+        if (++s == stages) { s = 0; phase ^= 1u; }
+      }
+    }
+    __syncwarp();
+    cluster_sync();  // partial tiles of the cluster are complete
+    cluster_sync();  // peers are done reading this CTA's partial tile
+    return;
+  }
+
+  // ---------------- consumers
+  setmaxnreg_inc<kConsumerRegs>();
+  const int c = wg - 1;                 // which 64-row half of the W tile
+  const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
+  const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
+  float acc[kAcc];                       // D[64 n][BM t] fragment, see wgmma_m64k16
+#pragma unroll
+  for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
+
+  int s = 0, prev_s = 0;
+  uint32_t phase = 0;
+  for (int kb = kb_begin; kb < kb_end; ++kb) {
+    mbar_wait(full_bar(s), phase);
+    wgmma_fence();
+    const uint32_t a_base = stage_w(s) + uint32_t(c * 64 * 128);  // rows [64c, 64c+64) of the W tile
+    const uint32_t b_base = stage_x(s);
+#pragma unroll
+    for (int k = 0; k < kBlockK / 16; ++k)
+      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
+    wgmma_commit();
+    wgmma_wait<1>();                                 // the previous k-block's group has retired
+    if (kb > kb_begin) {
+      if (mc == 1) {
+        if (lane == 0) mbar_arrive(empty_bar(prev_s));
+      } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
+        mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), uint32_t(lane * split + ks)));
+      }
+    }
+    prev_s = s;
+    if (++s == stages) { s = 0; phase ^= 1u; }
+  }
+  wgmma_wait<0>();
+#pragma unroll
+  for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+
+  // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
+  // P[BM t][kPartialStride] fp32 (n fastest).
+  consumer_bar_sync();
+  float* P = reinterpret_cast<float*>(smem_raw + (base - raw));
+  {
+    const int n_l = c * 64 + warp * 16 + lane / 4;
+    const int t_l = 2 * (lane % 4);
+#pragma unroll
+    for (int q = 0; q < BM / 8; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * kPartialStride + n_l + 8 * h] = acc[4 * q + 2 * h + b];
+  }
+  cluster_sync();
+
+  // CTA ks reduces token rows [t_begin, t_end) of the tile over all peers, in rank order.
+  const int t_begin = (BM * ks) / split, t_end = (BM * (ks + 1)) / split;
+  const int n4 = (tid % 32) * 4;  // 4 consecutive n per thread, 32 threads per token row
+  const int gn = n0 + n4;
+  for (int t = t_begin + tid / 32; t < t_end; t += 8) {
+    const uint32_t local = base + uint32_t((t * kPartialStride + n4) * 4);
+    float4 sum = ld_dsmem_f4(mapa_shared(local, uint32_t(g * split)));
+    for (int r = 1; r < split; ++r) {
+      const float4 v = ld_dsmem_f4(mapa_shared(local, uint32_t(g * split + r)));
+      sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+    }
+    const int gt = m0 + t;
+    if (gt < m && gn < n_out) {
+      __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
+      uint2 pack;
+      pack.x = *reinterpret_cast<uint32_t*>(&lo);
+      pack.y = *reinterpret_cast<uint32_t*>(&hi);
+      *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
+    }
+  }
+  cluster_sync();
+}
+
+}  // namespace projkit::wgmma_tma

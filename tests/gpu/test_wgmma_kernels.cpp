@@ -1,0 +1,146 @@
+// wgmma_tma correctness on the GPU: every config of the family, on the four dense bf16
+// families, at M values around the token-tile edges, against a CPU fp64 reference.
+// All token rows are checked (1 in 8 is a probe row: one power-of-two entry) on sampled
+// output columns that include the N-tile edges; y is poisoned with NaN first and the part
+// of the buffer past m * n_out must stay poisoned. Skips without an sm_90 GPU.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/method.hpp"
+
+namespace projkit {
+namespace {
+
+float bf2f(uint16_t b) {
+  uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint16_t f2bf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7FFF + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+
+bool have_sm90(DeviceInfo* dev) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return false;
+  *dev = DeviceInfo::query(0);
+  return dev->is_hopper_sm90();
+}
+
+struct DeviceMem {
+  void* p = nullptr;
+  explicit DeviceMem(std::size_t bytes) { EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess); }
+  ~DeviceMem() { cudaFree(p); }
+};
+
+class WgmmaTmaFamily : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
+  DeviceInfo dev;
+  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  const KernelFamily* fam = find_kernel_family("wgmma_tma");
+  ASSERT_NE(fam, nullptr);
+  const ProjectionSpec& spec = builtin_spec(GetParam());
+  const int64_t N = spec.n, K = spec.k;
+  constexpr int kMaxM = 256;
+  const std::vector<int> ms = {64, 65, 72, 96, 127, 128, 129, 160, 192, 200, 255, 256};
+
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> ud(-1.f, 1.f);
+  std::vector<uint16_t> hw(std::size_t(N) * K), hx(std::size_t(kMaxM) * K);
+  for (auto& v : hw) v = f2bf(ud(rng));
+  for (int t = 0; t < kMaxM; ++t) {
+    const bool probe = t % 8 == 3 || t == 127 || t == 128 || t == 255;
+    for (int64_t k = 0; k < K; ++k) hx[std::size_t(t) * K + k] = probe ? 0 : f2bf(ud(rng));
+    if (probe) hx[std::size_t(t) * K + (int64_t(t) * 131 + 7) % K] = f2bf(std::ldexp(1.0f, t % 7 - 3));
+  }
+  DeviceMem w(hw.size() * 2), x(hx.size() * 2);
+  ASSERT_EQ(cudaMemcpy(w.p, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(x.p, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+
+  // Sampled columns: both edges and the middle of several 128-row N tiles, plus random ones.
+  std::vector<int> cols;
+  const int nt = int(N / 128);
+  for (int t : {0, 1, nt / 2, nt - 1})
+    for (int o : {0, 1, 63, 64, 127}) cols.push_back(t * 128 + o);
+  std::uniform_int_distribution<int> cd(0, int(N) - 1);
+  for (int i = 0; i < 24; ++i) cols.push_back(cd(rng));
+  std::sort(cols.begin(), cols.end());
+  cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+  const int nc = int(cols.size());
+  std::vector<double> ref(std::size_t(kMaxM) * nc);
+  {
+    const int nth = int(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+    std::vector<std::thread> th;
+    for (int ti = 0; ti < nth; ++ti)
+      th.emplace_back([&, ti] {
+        for (int t = ti; t < kMaxM; t += nth)
+          for (int j = 0; j < nc; ++j) {
+            double s = 0;
+            for (int64_t k = 0; k < K; ++k)
+              s += double(bf2f(hx[std::size_t(t) * K + k])) * double(bf2f(hw[std::size_t(cols[j]) * K + k]));
+            ref[std::size_t(t) * nc + j] = s;
+          }
+      });
+    for (auto& t : th) t.join();
+  }
+
+  const std::size_t y_elems = std::size_t(kMaxM) * N + 4096;
+  DeviceMem y(y_elems * 2);
+  std::vector<uint16_t> poison(y_elems, 0x7FC0), hy(y_elems);
+  cudaStream_t st;
+  ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
+  int tested = 0;
+  for (const Config& cfg : fam->configs()) {
+    if (!fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) continue;
+    ++tested;
+    auto pm = fam->prepare(PrepareContext{spec, w.p, kMaxM, dev}, cfg);
+    for (int m : ms) {
+      SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
+      const int64_t n_out = spec.out_cols(m);
+      ASSERT_EQ(cudaMemcpy(y.p, poison.data(), y_elems * 2, cudaMemcpyHostToDevice), cudaSuccess);
+      Status s = pm->run(RunArgs{x.p, m, n_out, y.p, st});
+      ASSERT_TRUE(s.ok()) << s.message;
+      ASSERT_EQ(cudaStreamSynchronize(st), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(hy.data(), y.p, y_elems * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+      std::size_t guard = 0, nonfinite = 0;
+      for (std::size_t i = std::size_t(m) * n_out; i < y_elems; ++i) guard += hy[i] != 0x7FC0;
+      for (std::size_t i = 0; i < std::size_t(m) * n_out; ++i) nonfinite += !std::isfinite(bf2f(hy[i]));
+      EXPECT_EQ(guard, 0u) << "writes past y[m, n_out]";
+      EXPECT_EQ(nonfinite, 0u) << "NaN/Inf (unwritten poison?) in y";
+      double num = 0, den = 0, worst_row = 0;
+      for (int t = 0; t < m; ++t) {
+        double rn = 0, rd = 0;
+        for (int j = 0; j < nc; ++j) {
+          const double r = ref[std::size_t(t) * nc + j], v = bf2f(hy[std::size_t(t) * n_out + cols[j]]);
+          rn += (v - r) * (v - r);
+          rd += r * r;
+        }
+        num += rn;
+        den += rd;
+        worst_row = std::max(worst_row, std::sqrt(rn / std::max(rd, 1e-30)));
+      }
+      EXPECT_LE(std::sqrt(num / den), 1e-2);
+      EXPECT_LE(worst_row, 1e-2);
+    }
+  }
+  EXPECT_GT(tested, 0);
+  cudaStreamDestroy(st);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
+
+}  // namespace
+}  // namespace projkit
