@@ -10,6 +10,7 @@ extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 // (router) extern const KernelFamily kRouterHiloSplitk;
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
+extern const KernelFamily kFragmentStreamMma;  // src/kernels/fragment_stream_mma.cu (dense small M)
 // (dense large M) extern const KernelFamily kWgmmaTma;
 
 const std::vector<const KernelFamily*>& kernel_families() {
@@ -19,6 +20,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       // (router) &kRouterHiloSplitk,
       &kGemvStream,
       &kSplitkMmaCluster,
+      &kFragmentStreamMma,  // (dense small M)
       // (dense large M) &kWgmmaTma,
   };
   return all;
