@@ -10,6 +10,7 @@ extern const KernelFamily kRouterStreamF32;   // src/kernels/router_stream_f32.c
 extern const KernelFamily kRouterHiloMma;     // src/kernels/router_hilo_mma.cu
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
+extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
@@ -20,6 +21,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterHiloMma,
       &kGemvStream,
       &kSplitkMmaCluster,
+      &kFragmentStreamMma,
       &kWgmmaTma,
   };
   return all;
