@@ -7,8 +7,7 @@ namespace projkit {
 extern const KernelFamily kBaselineCublas;    // src/baseline/cublas_linear.cpp
 extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 // kernel families added by the kernel issues are declared below this line
-extern const KernelFamily kRouterStreamF32;  // src/kernels/router_stream_f32.cu
-extern const KernelFamily kRouterHiloMma;    // src/kernels/router_hilo_mma.cu
+extern const KernelFamily kRouterHiloStream; // src/kernels/router_hilo_stream.cu
 // (dense small M) extern const KernelFamily kGemvStream;
 // (dense small M) extern const KernelFamily kSplitkMmaCluster;
 // (dense large M) extern const KernelFamily kWgmmaTma;
@@ -17,8 +16,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
       &kBaselineCublas,
       &kReferenceSimt,
-      &kRouterStreamF32,
-      &kRouterHiloMma,
+      &kRouterHiloStream,
       // (dense small M) &kGemvStream,
       // (dense small M) &kSplitkMmaCluster,
       // (dense large M) &kWgmmaTma,
