@@ -6,8 +6,7 @@ namespace projkit {
 
 extern const KernelFamily kBaselineCublas;    // src/baseline/cublas_linear.cpp
 extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
-extern const KernelFamily kRouterStreamF32;   // src/kernels/router_stream_f32.cu
-extern const KernelFamily kRouterHiloMma;     // src/kernels/router_hilo_mma.cu
+extern const KernelFamily kRouterHiloStream;  // src/kernels/router_hilo_stream.cu
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
@@ -17,8 +16,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
       &kBaselineCublas,
       &kReferenceSimt,
-      &kRouterStreamF32,
-      &kRouterHiloMma,
+      &kRouterHiloStream,
       &kGemvStream,
       &kSplitkMmaCluster,
       &kFragmentStreamMma,

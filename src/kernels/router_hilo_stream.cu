@@ -1,0 +1,343 @@
+// router_hilo_stream: the fp32 router (W fp32 [N, K], x bf16, y fp32), weights read exactly
+// once per call at any M.
+// Regime: M = 1..256. Small M: the call is a pure 8 MB weight stream (tensor-core work is
+//   negligible); large M: mma.sync issue bound, but W still crosses DRAM and L2 only once.
+// Mechanism: W = hi + lo (bf16 each), packed once in prepare() into mma.sync A-fragment order
+//   (kernels/router_hilo_pack.cuh). Each warp owns one 16-row tile x KW k16 steps and loads
+//   those fragments (2*KW x 16 B per lane) straight into registers, every load issued at kernel
+//   start, so a block keeps 8*KW KB of W in flight with no smem and no pipeline for W. x goes
+//   through smem in token groups of TT = 8*QT (cp.async, double-buffered when M > TT) and
+//   y^T += hi*x^T + lo*x^T runs on mma.sync m16n8k16 (fp32 accumulate), reusing the W
+//   registers for every token group. Split-K: the 8/WN warps along K of a block are summed in
+//   smem in fixed order; the K/BK blocks along grid.x are combined by red.global.add.v4.f32
+//   into y, which a tiny kernel of the same call zeroes first. The compute kernel is a
+//   programmatic dependent launch: its weight loads overlap the zeroing and griddepcontrol.wait
+//   precedes the first atomic. No global scratch: graph replay and concurrent streams are safe
+//   (y is the caller's own output). (A cluster-of-8 DSMEM reduction instead of the atomics was
+//   measured 2.7 us slower at M = 1: docs/experiments-router.md, exp. 6.)
+// Constraints: fp32 weights/output, bf16 x; N % (16*WN) == 0; K % BK == 0, BK = 16*KW*(8/WN);
+//   x and y 16-byte aligned (checked in run()); K % 8 == 0.
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/method.hpp"
+#include "kernels/router_hilo_pack.cuh"
+
+namespace projkit {
+namespace {
+
+constexpr int kWarps = 8;
+constexpr int kThreads = kWarps * 32;
+constexpr int kFragBytes = 1024;  // one packed 16x16 tile: hi (512 B) + lo (512 B)
+
+// W fragments are read exactly once per call: non-coherent path, no L1 allocation. (An L2
+// evict-first cache policy on these loads measured no faster, run 4.)
+__device__ __forceinline__ uint4 ldg_u4_stream(const void* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+// 16-byte async copy of x global->smem, L2 only (.cg): x is re-read by the other row blocks from
+// L2, never from L1. src_bytes = 0 zero-fills (token rows beyond m inside the last 8-token tile).
+__device__ __forceinline__ void cp_async_16(void* smem_dst, const void* gsrc, int src_bytes) {
+  const unsigned s = unsigned(__cvta_generic_to_shared(smem_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gsrc), "r"(src_bytes) : "memory");
+}
+// Close the copy group of one x token group.
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Wait until at most N x groups are in flight (the current group has landed).
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+// D += A(16x16 bf16, row) * B(16x8 bf16, col), fp32 accumulate: the tensor-core product.
+__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const uint4& a, uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
+}
+// Split-K combine: one vector fp32 reduction at L2 for 4 consecutive outputs (sm_90).
+__device__ __forceinline__ void red_add_v4(float* p, const float4& v) {
+  asm volatile("red.global.add.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+               : "memory");
+}
+// PDL: block until the zeroing kernel has finished and its stores are visible.
+__device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+// PDL (zero kernel): let the dependent compute kernel launch now, so its W loads overlap us.
+__device__ __forceinline__ void griddep_launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+// KW: k16 steps per warp held in registers (2*KW uint4 of W per lane);
+// WN: 16-row tiles per block (one per warp column; 8/WN warps split the block's K range);
+// QT: 8-token tiles per token group (accumulators 2*QT*4 floats per lane).
+template <int KW, int WN, int QT>
+struct Shape {
+  static_assert(KW == 4 || KW == 8, "KW: 4 or 8 k16 steps per warp (register budget)");
+  static_assert(WN == 1 || WN == 2 || WN == 4, "WN must divide the 8 warps");
+  static_assert(QT >= 1 && QT <= 8, "QT: accumulators must stay in registers");
+  static constexpr int kWarpsK = kWarps / WN;      // warps along K
+  static constexpr int BN = 16 * WN;               // weight rows per block
+  static constexpr int BK = 16 * KW * kWarpsK;     // K columns per block (= per split)
+  static constexpr int TT = 8 * QT;                // tokens per group
+  static constexpr int kXRow = (BK + 8) * 2;       // smem bytes per x row: +16 B pad so the B-fragment
+                                                   // LDS.32 of (8 tokens x 4 tq) hit 32 distinct banks
+  static constexpr int kRedPerTok = kWarpsK * BN * 4;  // partial bytes per token: [warps_k][BN] fp32
+  static_assert(kRedPerTok == 512, "partial tile layout assumes 128 floats per token");
+  static_assert(BK % 8 == 0 && (kXRow % 16) == 0, "16-byte cp.async rows");
+};
+
+// Dynamic smem per launch: [x buffer 0][x buffer 1 if M > TT][partials], sized by M.
+template <int KW, int WN, int QT>
+__host__ __device__ constexpr int smem_rows(int m) {
+  return Shape<KW, WN, QT>::TT < ((m + 7) & ~7) ? Shape<KW, WN, QT>::TT : ((m + 7) & ~7);
+}
+template <int KW, int WN, int QT>
+__host__ __device__ constexpr int smem_bytes(int m) {
+  using S = Shape<KW, WN, QT>;
+  const int rows = smem_rows<KW, WN, QT>(m);
+  const int nbuf = m > S::TT ? 2 : 1;
+  return nbuf * rows * S::kXRow + rows * S::kRedPerTok;
+}
+
+// Zero y before the atomics of the compute kernel; first thing: release the dependent.
+__global__ void router_zero_kernel(float4* __restrict__ y, int n4) {
+  griddep_launch_dependents();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x)
+    y[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
+template <int KW, int WN, int QT>
+__global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
+    router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
+                              float* __restrict__ y, int m, int n, int k) {
+  using S = Shape<KW, WN, QT>;
+  extern __shared__ __align__(16) uint8_t smem[];
+  const int rows = smem_rows<KW, WN, QT>(m);
+  const int ngroups = (m + S::TT - 1) / S::TT;
+  const int nbuf = ngroups > 1 ? 2 : 1;
+  float* red = reinterpret_cast<float*>(smem + nbuf * rows * S::kXRow);  // [warps_k][rows][BN]
+
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  const int g = lane >> 2, tq = lane & 3;  // mma fragment coordinates
+  const int wn = warp % WN, wk = warp / WN;
+  const int k0 = blockIdx.x * S::BK;
+  const int n16_all = n / 16;
+  const int n16 = blockIdx.y * WN + wn;
+
+  // x token group `grp` -> smem buffer `buf`: rows [0, round8(mt)) x BK columns (zero-filled past m)
+  auto load_x = [&](int grp, int buf) {
+    uint8_t* dst = smem + buf * rows * S::kXRow;
+    const int t0 = grp * S::TT;
+    const int mt = min(S::TT, m - t0);
+    const int rr = (mt + 7) & ~7;
+    constexpr int kC = S::BK / 8;  // 16-byte chunks per row
+    for (int i = tid; i < rr * kC; i += kThreads) {
+      const int t = i / kC, c = i % kC;
+      const bool live = t < mt;
+      const __nv_bfloat16* src = live ? x + int64_t(t0 + t) * k + k0 + c * 8 : x;
+      cp_async_16(dst + t * S::kXRow + c * 16, src, live ? 16 : 0);
+    }
+    cp_async_commit();
+  };
+  load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
+
+  // W fragments of this warp: k16 steps k0/16 + wk*KW + s (s < KW) of 16-row tile n16, all in flight.
+  uint4 whi[KW], wlo[KW];
+  {
+    const uint8_t* base = wp + (int64_t(k0 / 16 + wk * KW) * n16_all + n16) * kFragBytes + lane * 16;
+#pragma unroll
+    for (int s = 0; s < KW; ++s) {
+      whi[s] = ldg_u4_stream(base + int64_t(s) * n16_all * kFragBytes);
+      wlo[s] = ldg_u4_stream(base + int64_t(s) * n16_all * kFragBytes + 512);
+    }
+  }
+
+  for (int grp = 0; grp < ngroups; ++grp) {
+    const int buf = grp & 1;
+    // The other buffer was last read by group grp-1, before the barrier that precedes its
+    // reduction, so it may be refilled now.
+    if (grp + 1 < ngroups) {
+      load_x(grp + 1, buf ^ 1);
+      cp_async_wait<1>();
+    } else {
+      cp_async_wait<0>();
+    }
+    __syncthreads();  // group grp's x visible to every warp
+    const uint8_t* xs = smem + buf * rows * S::kXRow;
+    const int t0 = grp * S::TT;
+    const int mt = min(S::TT, m - t0);
+    const int nq = (mt + 7) >> 3;
+
+    // acc[q][0]: hi products, acc[q][1]: lo products (two chains: ILP even at one token tile).
+    // C fragment of tile q: c0 (row g, token 2tq), c1 (g, 2tq+1), c2 (g+8, 2tq), c3 (g+8, 2tq+1).
+    float acc[QT][2][4];
+#pragma unroll
+    for (int q = 0; q < QT; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[q][h][e] = 0.f;
+    // (Dispatching nq to a static tile count, so no per-tile branch sits between a k16 step's
+    // B loads and its mma, measured no faster: run 4.)
+#pragma unroll
+    for (int s = 0; s < KW; ++s) {
+      const int kcol = (wk * KW + s) * 16 + 2 * tq;
+#pragma unroll
+      for (int q = 0; q < QT; ++q) {
+        if (q < nq) {
+          // B fragment (16 k x 8 tokens): token q*8+g, k = kcol..+1 and kcol+8..+9
+          const uint8_t* p = xs + (q * 8 + g) * S::kXRow + kcol * 2;
+          const uint32_t b0 = *reinterpret_cast<const uint32_t*>(p);
+          const uint32_t b1 = *reinterpret_cast<const uint32_t*>(p + 16);
+          mma_bf16_16816(acc[q][0], whi[s], b0, b1);
+          mma_bf16_16816(acc[q][1], wlo[s], b0, b1);
+        }
+      }
+    }
+    // warp partials -> red[wk][t][n_local] (token-major so the y rows come out contiguous)
+    float* rw = red + wk * rows * S::BN;
+#pragma unroll
+    for (int q = 0; q < QT; ++q) {
+      if (q < nq) {
+        const int nl = wn * 16 + g, t = q * 8 + 2 * tq;
+        rw[t * S::BN + nl] = acc[q][0][0] + acc[q][1][0];
+        rw[(t + 1) * S::BN + nl] = acc[q][0][1] + acc[q][1][1];
+        rw[t * S::BN + nl + 8] = acc[q][0][2] + acc[q][1][2];
+        rw[(t + 1) * S::BN + nl + 8] = acc[q][0][3] + acc[q][1][3];
+      }
+    }
+    __syncthreads();  // all warp partials of this group written
+
+    const int nf4 = mt * S::BN / 4;  // live outputs of this block and group, in float4
+    const int row0 = blockIdx.y * S::BN;
+    float4* red4 = reinterpret_cast<float4*>(red);
+    if (grp == 0) griddep_wait();  // y zeroed and visible
+    for (int f = tid; f < nf4; f += kThreads) {
+      float4 sum = red4[f];
+#pragma unroll
+      for (int w = 1; w < S::kWarpsK; ++w) {  // fixed order over the warps along K
+        const float4 v = red4[w * rows * S::BN / 4 + f];
+        sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+      }
+      const int t = f / (S::BN / 4), c4 = f % (S::BN / 4);
+      red_add_v4(y + int64_t(t0 + t) * n + row0 + c4 * 4, sum);
+    }
+    // next group: red is rewritten only after the next top-of-loop barrier
+  }
+}
+
+using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int);
+using SmemFn = int (*)(int);
+
+struct Variant {
+  int kw = 0, wn = 0;
+  KernelFn fn = nullptr;
+  SmemFn smem = nullptr;  // dynamic smem bytes for a given M
+  int bk = 0, bn = 0, tt = 0;
+};
+
+template <int KW, int WN, int QT>
+Variant make_variant() {
+  using S = Shape<KW, WN, QT>;
+  return {KW, WN, router_hilo_stream_kernel<KW, WN, QT>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
+}
+
+// The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
+// (never clearly fastest, numbers in docs/experiments-router.md): kw8.wn2 (32 x 512) and
+// kw4.wn2 (32 x 256, two blocks per SM).
+Variant pick_variant(int kw, int wn) {
+  if (kw == 8 && wn == 1) return make_variant<8, 1, 4>();  // 16 x 1024, 8 splits, x groups of 32
+  if (kw == 8 && wn == 4) return make_variant<8, 4, 8>();  // 64 x 256, 32 splits, x groups of 64
+  return {};
+}
+
+class RouterHiloStream final : public PreparedMethod {
+ public:
+  RouterHiloStream(const PrepareContext& ctx, const Config& cfg)
+      : spec_(ctx.spec), v_(pick_variant(cfg.get("kw", 0), cfg.get("wn", 0))), max_m_(ctx.max_m),
+        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
+    if (!v_.fn) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
+    cuda_check(cudaFuncSetAttribute(v_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
+               "router_hilo_stream: cudaFuncSetAttribute(smem)");
+    router_hilo_pack(static_cast<const float*>(ctx.w), packed_, int(spec_.n), int(spec_.k));
+  }
+  Status run(const RunArgs& a) const override {
+    if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_stream: m outside 1..max_m"};
+    if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
+      return {StatusCode::invalid_argument, "router_hilo_stream: x and y must be 16-byte aligned"};
+    float* y = static_cast<float*>(a.y);
+    // 1) zero y (the compute kernel accumulates into it)
+    const int n4 = int(a.m * a.n_out / 4);
+    router_zero_kernel<<<unsigned((n4 + 255) / 256), 256, 0, a.stream>>>(reinterpret_cast<float4*>(y), n4);
+    Status zs = cuda_status(cudaGetLastError(), "router_zero_kernel launch");
+    if (!zs.ok()) return zs;
+    // 2) compute, as a programmatic dependent of the zeroing
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t lc = {};
+    lc.gridDim = dim3(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1);
+    lc.blockDim = dim3(kThreads);
+    lc.dynamicSmemBytes = std::size_t(v_.smem(a.m));
+    lc.stream = a.stream;
+    lc.attrs = attr;
+    lc.numAttrs = 1;
+    cudaError_t e = cudaLaunchKernelEx(&lc, v_.fn, static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                       y, a.m, int(a.n_out), int(spec_.k));
+    if (e != cudaSuccess) return cuda_status(e, "router_hilo_stream_kernel launch");
+    return cuda_status(cudaGetLastError(), "router_hilo_stream_kernel launch");
+  }
+
+ private:
+  ProjectionSpec spec_;
+  Variant v_;
+  int max_m_;
+  DeviceBuffer packed_;
+};
+
+std::vector<Config> stream_configs() {
+  return {
+      // M 1..32: 16 rows x 1024 K per block (128 blocks, 64 KB of W each in registers), 8 splits:
+      // fewest atomics per output (M = 1: 6.1 us vs 6.7-7.1 for the 32-split tiles, runs 3-4).
+      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 1}}},
+      // M 33..256: 64 rows x 256 K (32 splits, 128 blocks): x re-read only N/64 = 4 times
+      // (x traffic 4 x M x 16 KB instead of 16 x M x 16 KB): M = 256 16.2 us vs 21.9 for kw8.wn1.
+      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}}},
+  };
+}
+
+std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
+  const Variant v = pick_variant(cfg.get("kw", 0), cfg.get("wn", 0));
+  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4)";
+  if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
+    return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
+  if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";
+  if (spec.k % v.bk != 0) return "router_hilo_stream: K % (16*kw*(8/wn)) != 0";
+  if (spec.k > (int64_t(1) << 30) / spec.n) return "router_hilo_stream: N*K too large for 32-bit tile offsets";
+  if (m_lo < 1 || m_hi < m_lo) return "router_hilo_stream: empty M range";
+  if (dev.cc_major != 9) return "router_hilo_stream: needs sm_90 (PDL, red.global.add.v4.f32)";
+  if (std::size_t(v.smem(m_hi)) > dev.smem_per_block_optin)
+    return "router_hilo_stream: x token-group smem exceeds the device opt-in limit";
+  return "";
+}
+
+std::unique_ptr<PreparedMethod> stream_prepare(const PrepareContext& ctx, const Config& cfg) {
+  return std::make_unique<RouterHiloStream>(ctx, cfg);
+}
+
+}  // namespace
+
+extern const KernelFamily kRouterHiloStream = {
+    "router_hilo_stream",
+    "router any M: hi/lo bf16 A fragments loaded once into registers, x token groups in smem, mma.sync, "
+    "split-K by red.v4 atomics into PDL-zeroed y",
+    stream_configs, stream_applicable, stream_prepare};
+
+}  // namespace projkit
