@@ -1,6 +1,7 @@
 // `baseline` and `reference` for all five families at the edge M values, within the
 // numerical contract against the fp64 device reference, outputs poisoned with NaN
 // and checked fully written. Also: device reference == host reference on a small shape.
+#include <algorithm>
 #include <vector>
 
 #include "core/method.hpp"
@@ -16,35 +17,40 @@ namespace {
 
 const int kEdgeMs[] = {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 64, 127, 128, 255, 256};
 
-void check_method(const std::string& method) {
+// Runs `p` (serving spec) at every m of ms against the fp64 device reference.
+void check_projection(const ProjectionSpec& spec, const Projection& p, const void* w, const std::vector<int>& ms) {
   constexpr int kMaxM = 256;
+  DeviceBuffer x(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
+  DeviceBuffer y(std::size_t(kMaxM) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype));
+  DeviceBuffer ref(std::size_t(kMaxM) * std::size_t(spec.n) * sizeof(double));
+  DeviceBuffer rows(std::size_t(kMaxM) * sizeof(RowStats));
+  for (int m : ms) {
+    SCOPED_TRACE("M=" + std::to_string(m) + " method " + p.method_name(m));
+    const int64_t n_out = spec.out_cols(m);
+    fill_activations(x.get(), m, spec.k, 100 + uint64_t(m), nullptr);
+    poison_output(y.get(), std::size_t(m) * std::size_t(n_out), spec.out_dtype, nullptr);
+    const Status st = p.run(x.get(), m, y.get(), nullptr);
+    ASSERT_TRUE(st.ok()) << st.message;
+    reference_device(spec, m, x.get(), w, ref.as<double>(), nullptr);
+    row_stats_device(y.get(), spec.out_dtype, ref.as<double>(), m, n_out, rows.as<RowStats>(), nullptr);
+    std::vector<RowStats> host(static_cast<std::size_t>(m));
+    ASSERT_EQ(cudaMemcpy(host.data(), rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost), cudaSuccess);
+    const Metrics r = summarize_rows(host, tolerance_for(spec));
+    EXPECT_EQ(r.unwritten, 0);
+    EXPECT_TRUE(r.pass) << r.reason;
+  }
+}
+
+void check_method(const std::string& method) {
   for (const ProjectionSpec& spec : builtin_specs()) {
     SCOPED_TRACE(spec.name + " / " + method);
     DeviceBuffer w(spec.weight_bytes());
-    DeviceBuffer x(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
-    DeviceBuffer y(std::size_t(kMaxM) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype));
-    DeviceBuffer ref(std::size_t(kMaxM) * std::size_t(spec.n) * sizeof(double));
-    DeviceBuffer rows(std::size_t(kMaxM) * sizeof(RowStats));
     fill_weights(w.get(), spec, 11, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     ProjectionOptions opts;
-    opts.max_m = kMaxM;
+    opts.max_m = 256;
     const Projection p = make_single_method_projection(spec, w.get(), method, opts);
-    for (int m : kEdgeMs) {
-      SCOPED_TRACE("M=" + std::to_string(m));
-      const int64_t n_out = spec.out_cols(m);
-      fill_activations(x.get(), m, spec.k, 100 + uint64_t(m), nullptr);
-      poison_output(y.get(), std::size_t(m) * std::size_t(n_out), spec.out_dtype, nullptr);
-      const Status st = p.run(x.get(), m, y.get(), nullptr);
-      ASSERT_TRUE(st.ok()) << st.message;
-      reference_device(spec, m, x.get(), w.get(), ref.as<double>(), nullptr);
-      row_stats_device(y.get(), spec.out_dtype, ref.as<double>(), m, n_out, rows.as<RowStats>(), nullptr);
-      std::vector<RowStats> host(static_cast<std::size_t>(m));
-      ASSERT_EQ(cudaMemcpy(host.data(), rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost), cudaSuccess);
-      const Metrics r = summarize_rows(host, tolerance_for(spec));
-      EXPECT_EQ(r.unwritten, 0);
-      EXPECT_TRUE(r.pass) << r.reason;
-    }
+    check_projection(spec, p, w.get(), std::vector<int>(std::begin(kEdgeMs), std::end(kEdgeMs)));
   }
 }
 
@@ -52,6 +58,27 @@ void check_method(const std::string& method) {
 
 TEST_F(LabGpu, BaselineMeetsContractAllFamilies) { check_method("baseline"); }
 TEST_F(LabGpu, ReferenceMeetsContractAllFamilies) { check_method("reference"); }
+
+// Every method the device's shipped plan uses, at the edge M values and at both ends of
+// every plan range, through the plan's own Projection (no fallback warnings allowed).
+TEST_F(LabGpu, ShippedPlanMeetsContractAtRangeEdges) {
+  const Plan plan = Plan::for_device(0);
+  if (plan.source == "builtin-safe") GTEST_SKIP() << "no shipped plan for this device";
+  for (const ProjectionSpec& spec : builtin_specs()) {
+    SCOPED_TRACE(spec.name + " / plan " + plan.source);
+    std::vector<int> ms(std::begin(kEdgeMs), std::end(kEdgeMs));
+    if (const auto* ranges = plan.ranges(spec.name))
+      for (const PlanRange& r : *ranges)
+        for (int m : {r.m_lo, r.m_hi})
+          if (m <= 256 && std::find(ms.begin(), ms.end(), m) == ms.end()) ms.push_back(m);
+    DeviceBuffer w(spec.weight_bytes());
+    fill_weights(w.get(), spec, 12, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const Projection p(spec, w.get(), plan);
+    EXPECT_TRUE(p.warnings().empty()) << p.warnings().front();
+    check_projection(spec, p, w.get(), ms);
+  }
+}
 
 TEST_F(LabGpu, DeviceReferenceEqualsHostReference) {
   for (DType wd : {DType::bf16, DType::f32}) {
