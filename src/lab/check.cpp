@@ -21,29 +21,6 @@ Projection make_checked(const CheckOptions& o, const ProjectionSpec& spec, const
   return Projection(spec, w, o.plan, p);
 }
 
-// One replay with a non-finite value in one row of x: the output's value classes
-// (finite / NaN / +Inf / -Inf / unwritten) must equal the baseline's, element by element.
-long long nonfinite_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, float special, const GraphExec& graph,
-                           const Projection& base, CheckBuffers& b, cudaStream_t s) {
-  const int64_t n_out = spec.out_cols(m);
-  const std::size_t count = std::size_t(m) * std::size_t(n_out);
-  fill_activations(b.x.get(), m, spec.k, x_seed, s);
-  const int64_t row = int64_t(mix64(x_seed, RandomStream::probe_pick, 7) % uint64_t(m));
-  const int64_t col = int64_t(mix64(x_seed, RandomStream::probe_col, 7) % uint64_t(spec.k));
-  set_activation(b.x.get(), row * spec.k + col, special, s);
-  poison_output(b.y_cand.get(), count, spec.out_dtype, s);
-  poison_output(b.y_base.get(), count, spec.out_dtype, s);
-  graph.launch(s);
-  const Status st = base.run(b.x.get(), m, b.y_base.get(), s);
-  if (!st.ok()) throw Error(st.code, "baseline run (NaN/Inf check): " + st.message);
-  class_mismatches_device(b.y_cand.get(), b.y_base.get(), spec.out_dtype, int64_t(count), b.counter.as<long long>(), s);
-  long long mismatches = 0;
-  cuda_check(cudaMemcpyAsync(&mismatches, b.counter.get(), sizeof mismatches, cudaMemcpyDeviceToHost, s),
-             "cudaMemcpyAsync (mismatch count)");
-  cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (NaN/Inf check)");
-  return mismatches;
-}
-
 Metrics failed(const std::string& why) {
   Metrics m;
   m.pass = false;
@@ -90,6 +67,34 @@ Metrics accuracy_replay(const ProjectionSpec& spec, const void* d_w, int m, uint
   return r;
 }
 
+long long nonfinite_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, float special, const GraphExec& graph,
+                           const Projection& base, CheckBuffers& b, cudaStream_t s) {
+  const int64_t n_out = spec.out_cols(m);
+  const std::size_t count = std::size_t(m) * std::size_t(n_out);
+  fill_activations(b.x.get(), m, spec.k, x_seed, s);
+  const int64_t row = int64_t(mix64(x_seed, RandomStream::probe_pick, 7) % uint64_t(m));
+  const int64_t col = int64_t(mix64(x_seed, RandomStream::probe_col, 7) % uint64_t(spec.k));
+  set_activation(b.x.get(), row * spec.k + col, special, s);
+  poison_output(b.y_cand.get(), count, spec.out_dtype, s);
+  poison_output(b.y_base.get(), count, spec.out_dtype, s);
+  graph.launch(s);
+  const Status st = base.run(b.x.get(), m, b.y_base.get(), s);
+  if (!st.ok()) throw Error(st.code, "baseline run (NaN/Inf check): " + st.message);
+  class_mismatches_device(b.y_cand.get(), b.y_base.get(), spec.out_dtype, int64_t(count), b.counter.as<long long>(), s);
+  long long mismatches = 0;
+  cuda_check(cudaMemcpyAsync(&mismatches, b.counter.get(), sizeof mismatches, cudaMemcpyDeviceToHost, s),
+             "cudaMemcpyAsync (mismatch count)");
+  cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (NaN/Inf check)");
+  return mismatches;
+}
+
+void add_nonfinite_checks(Metrics& acc, const ProjectionSpec& spec, int m, int seed, const GraphExec& graph,
+                          const Projection& base, CheckBuffers& b, cudaStream_t s) {
+  const uint64_t nf_seed = check_activation_seed(seed, m, 999);
+  add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed, std::numeric_limits<float>::infinity(), graph, base, b, s));
+  add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed + 1, std::numeric_limits<float>::quiet_NaN(), graph, base, b, s));
+}
+
 CheckReport run_check(const CheckOptions& o) {
   if (o.seeds < 1 || o.replays < 1) throw Error(StatusCode::invalid_argument, "check: --seeds and --replays must be >= 1");
   std::vector<int> ms = o.ms;
@@ -132,10 +137,7 @@ CheckReport run_check(const CheckOptions& o) {
             const Metrics one = accuracy_replay(spec, w.get(), m, check_activation_seed(seed, m, r), graph, b, s);
             acc = r == 0 ? one : worst_of(acc, one);
           }
-          const uint64_t nf_seed = check_activation_seed(seed, m, 999);
-          add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed, std::numeric_limits<float>::infinity(), graph, base, b, s));
-          add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed + 1, std::numeric_limits<float>::quiet_NaN(), graph,
-                                                  base, b, s));
+          add_nonfinite_checks(acc, spec, m, seed, graph, base, b, s);
         } catch (const Error& e) {
           acc = failed(e.what());
         }

@@ -57,5 +57,13 @@ uint64_t check_activation_seed(int seed, int m, int replay);
 // reference of x * d_w^T at the contract tolerance. Synchronizes the stream.
 Metrics accuracy_replay(const ProjectionSpec& spec, const void* d_w, int m, uint64_t x_seed, const GraphExec& graph,
                         CheckBuffers& b, cudaStream_t s);
+// One replay of `graph` with a non-finite value (special) in one row of x: the number of
+// output elements whose value class (finite / NaN / +Inf / -Inf / unwritten) differs
+// from `base`'s (the baseline on the same weights), element by element.
+long long nonfinite_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, float special, const GraphExec& graph,
+                           const Projection& base, CheckBuffers& b, cudaStream_t s);
+// The two NaN/Inf propagation replays of a check (+Inf, then NaN), recorded into acc.
+void add_nonfinite_checks(Metrics& acc, const ProjectionSpec& spec, int m, int seed, const GraphExec& graph,
+                          const Projection& base, CheckBuffers& b, cudaStream_t s);
 
 }  // namespace projkit::lab

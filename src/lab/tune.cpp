@@ -314,7 +314,8 @@ class FamilyRig {
         const GraphExec g = capture_graph(
             s, [&](cudaStream_t st) { return c0.cand->run(check_.x.get(), m, check_.y_cand.get(), st); },
             "candidate capture (check)");
-        const Metrics r = accuracy_replay(spec_, c0.w.get(), m, check_activation_seed(0, m, 0), g, check_, s);
+        Metrics r = accuracy_replay(spec_, c0.w.get(), m, check_activation_seed(0, m, 0), g, check_, s);
+        add_nonfinite_checks(r, spec_, m, 0, g, *c0.base, check_, s);
         if (!r.pass) {
           char buf[160];
           std::snprintf(buf, sizeof buf, " (rel_l2 %.3e, worst row %.3e)", r.rel_l2, r.worst_row_rel_l2);

@@ -2,7 +2,8 @@
 //
 // Per family and per M: every applicable method config (baseline always a candidate)
 // is checked for correctness (one seed, probe rows, poisoned output, the contract
-// tolerance; a config that fails is excluded and logged), then timed with the judge's
+// tolerance, NaN/Inf propagation as the baseline's; a config that fails is excluded
+// and logged), then timed with the judge's
 // protocol (graph per rotated copy, L2 flush, paired and order-swapped against the
 // baseline) with few pairs ("screening"). The finalists (the best `top` screened
 // configs + the current plan's choice + baseline) are re-timed with more pairs; a
