@@ -31,6 +31,11 @@ if ! cmake_ok; then
   python3 -m pip install -q "cmake>=3.28,<4" || python3 -m pip install -q --break-system-packages "cmake>=3.28,<4"
   hash -r
 fi
+# The report renderer and its tests (python/projkit/report.py, tests/python).
+if ! python3 -c "import pytest, matplotlib" 2>/dev/null; then
+  echo "setup: installing pytest and matplotlib from PyPI"
+  python3 -m pip install -q pytest matplotlib || python3 -m pip install -q --break-system-packages pytest matplotlib
+fi
 if ! command -v nvcc >/dev/null; then
   if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH
   else echo "setup: nvcc (CUDA 13 toolkit) not found; install the CUDA toolkit first" >&2; exit 1; fi

@@ -13,5 +13,7 @@ void add_bench(CLI::App& app, std::function<int()>& run);
 void add_check(CLI::App& app, std::function<int()>& run);
 void add_floor(CLI::App& app, std::function<int()>& run);
 void add_info(CLI::App& app, std::function<int()>& run);
+void add_tune(CLI::App& app, std::function<int()>& run);
+void add_report(CLI::App& app, std::function<int()>& run);
 
 }  // namespace projkit::cli

@@ -4,6 +4,9 @@
 //   projkit check   [--m 1..256] [--families ...] [--seeds 3] [--replays 3] [--plan ...] [--method NAME] [--json PATH]
 //   projkit floor   [--workload F] [--json PATH]
 //   projkit info
+//   projkit tune    --log FILE [--families ...] [--m 1..256] [--kernels ...] [--screen-pairs 20] [--pairs 60]
+//                   [--margin 0.02] [--plan F|safe] [--out FILE] [--resume LOG]
+//   projkit report  RESULTS.json [--out DIR]
 // Every error prints "projkit: error: <message>" and exits non-zero.
 #include <cstdio>
 #include <exception>
@@ -13,13 +16,15 @@
 #include "projkit/projkit.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"projkit: dense LLM projections at memory speed (bench, check, floor, info)"};
+  CLI::App app{"projkit: dense LLM projections at memory speed (bench, check, floor, info, tune, report)"};
   app.require_subcommand(1);
   std::function<int()> run;
   projkit::cli::add_bench(app, run);
   projkit::cli::add_check(app, run);
   projkit::cli::add_floor(app, run);
   projkit::cli::add_info(app, run);
+  projkit::cli::add_tune(app, run);
+  projkit::cli::add_report(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -12,12 +12,6 @@
 namespace projkit::lab {
 namespace {
 
-// One rotated copy: its own weights, activations, outputs and Projections.
-struct BenchCopy {
-  DeviceBuffer w, x, y_base, y_cand;
-  std::unique_ptr<Projection> base, cand;
-};
-
 std::unique_ptr<Projection> make_candidate(const BenchOptions& o, const ProjectionSpec& spec, const void* w,
                                            const ProjectionOptions& popts) {
   if (o.baseline_vs_baseline) return std::make_unique<Projection>(make_single_method_projection(spec, w, "baseline", popts));
@@ -26,6 +20,43 @@ std::unique_ptr<Projection> make_candidate(const BenchOptions& o, const Projecti
 }
 
 }  // namespace
+
+std::vector<RotatedCopy> make_rotated_copies(const ProjectionSpec& spec, int max_m, int min_copies,
+                                             const DeviceInfo& dev, cudaStream_t s) {
+  const std::size_t x_bytes = std::size_t(max_m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype);
+  const std::size_t y_bytes = std::size_t(max_m) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype);
+  const int copies = rotated_copies(spec.weight_bytes() + x_bytes + y_bytes, dev.l2_bytes, std::max(min_copies, 8));
+  ProjectionOptions popts;
+  popts.max_m = max_m;
+  popts.device = dev.ordinal;
+  std::vector<RotatedCopy> cp(static_cast<std::size_t>(copies));
+  for (int c = 0; c < copies; ++c) {
+    RotatedCopy& b = cp[std::size_t(c)];
+    b.w = DeviceBuffer(spec.weight_bytes());
+    b.x = DeviceBuffer(x_bytes);
+    b.y_base = DeviceBuffer(y_bytes);
+    b.y_cand = DeviceBuffer(y_bytes);
+    fill_weights(b.w.get(), spec, 0xBE7C0000u + unsigned(c), s);
+    fill_activations(b.x.get(), max_m, spec.k, 0xAC710000u + unsigned(c), s);
+    cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (bench inputs)");
+    b.base = std::make_unique<Projection>(make_single_method_projection(spec, b.w.get(), "baseline", popts));
+  }
+  return cp;
+}
+
+std::vector<GraphExec> capture_copies(const std::vector<RotatedCopy>& copies, int m, bool candidate, cudaStream_t s) {
+  std::vector<GraphExec> g;
+  g.reserve(copies.size());
+  for (const RotatedCopy& b : copies) {
+    const Projection* p = candidate ? b.cand.get() : b.base.get();
+    if (!p) throw Error(StatusCode::internal, "capture_copies: a copy has no candidate Projection");
+    void* y = candidate ? b.y_cand.get() : b.y_base.get();
+    g.push_back(capture_graph(
+        s, [&](cudaStream_t st) { return p->run(b.x.get(), m, y, st); },
+        candidate ? "candidate capture" : "baseline capture"));
+  }
+  return g;
+}
 
 std::size_t call_bytes(const ProjectionSpec& spec, int m) {
   return spec.weight_bytes_read(m) + std::size_t(m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype) +
@@ -78,34 +109,15 @@ BenchReport run_bench(const BenchOptions& o) {
     const ProjectionSpec& spec = o.workload.spec(rep.cases[first].family);
     int max_m = 1;
     for (std::size_t i = first; i < last; ++i) max_m = std::max(max_m, rep.cases[i].m);
-    const std::size_t x_bytes = std::size_t(max_m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype);
-    const std::size_t y_bytes = std::size_t(max_m) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype);
-    const int copies = rotated_copies(spec.weight_bytes() + x_bytes + y_bytes, dev.l2_bytes, std::max(o.min_copies, 8));
+    std::vector<RotatedCopy> cp = make_rotated_copies(spec, max_m, o.min_copies, dev, s);
     ProjectionOptions popts;
     popts.max_m = max_m;
     popts.device = o.device;
-    std::vector<BenchCopy> cp(static_cast<std::size_t>(copies));
-    for (int c = 0; c < copies; ++c) {
-      BenchCopy& b = cp[std::size_t(c)];
-      b.w = DeviceBuffer(spec.weight_bytes());
-      b.x = DeviceBuffer(x_bytes);
-      b.y_base = DeviceBuffer(y_bytes);
-      b.y_cand = DeviceBuffer(y_bytes);
-      fill_weights(b.w.get(), spec, 0xBE7C0000u + unsigned(c), s);
-      fill_activations(b.x.get(), max_m, spec.k, 0xAC710000u + unsigned(c), s);
-      cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (bench inputs)");
-      b.base = std::make_unique<Projection>(make_single_method_projection(spec, b.w.get(), "baseline", popts));
-      b.cand = make_candidate(o, spec, b.w.get(), popts);
-    }
+    for (RotatedCopy& b : cp) b.cand = make_candidate(o, spec, b.w.get(), popts);
     for (std::size_t i = first; i < last; ++i) {
       BenchCase& bc = rep.cases[i];
-      std::vector<GraphExec> gb, gc;
-      for (BenchCopy& b : cp) {
-        gb.push_back(capture_graph(
-            s, [&](cudaStream_t st) { return b.base->run(b.x.get(), bc.m, b.y_base.get(), st); }, "baseline capture"));
-        gc.push_back(capture_graph(
-            s, [&](cudaStream_t st) { return b.cand->run(b.x.get(), bc.m, b.y_cand.get(), st); }, "candidate capture"));
-      }
+      const std::vector<GraphExec> gb = capture_copies(cp, bc.m, false, s);
+      const std::vector<GraphExec> gc = capture_copies(cp, bc.m, true, s);
       const PairedSamples ps = time_paired(timer, gb, gc, o.pairs);
       const PairedSummary sum = summarize_pairs(ps.base_us, ps.cand_us);
       bc.method = cp[0].cand->method_name(bc.m);

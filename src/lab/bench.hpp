@@ -5,12 +5,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lab/env.hpp"
 #include "lab/floor.hpp"
 #include "lab/stats.hpp"
+#include "lab/timing.hpp"
 #include "projkit/projkit.hpp"
 
 namespace projkit::lab {
@@ -44,5 +46,17 @@ std::vector<BenchCase> plan_bench_cases(const Workload& w, const std::vector<int
 std::size_t call_bytes(const ProjectionSpec& spec, int m);
 
 BenchReport run_bench(const BenchOptions& opts);
+
+// The rotated copies of one family, shared with `projkit tune`: each copy has its own
+// weights and activations (bench seeds), outputs, a baseline Projection and a candidate
+// slot (`cand`, set by the caller). Enough copies that their bytes exceed 2x L2.
+struct RotatedCopy {
+  DeviceBuffer w, x, y_base, y_cand;
+  std::unique_ptr<Projection> base, cand;
+};
+std::vector<RotatedCopy> make_rotated_copies(const ProjectionSpec& spec, int max_m, int min_copies,
+                                             const DeviceInfo& dev, cudaStream_t s);
+// One graph per copy of (candidate ? cand : base)->run(x, m, y) (throws naming the side).
+std::vector<GraphExec> capture_copies(const std::vector<RotatedCopy>& copies, int m, bool candidate, cudaStream_t s);
 
 }  // namespace projkit::lab

@@ -16,35 +16,42 @@
 namespace projkit::lab {
 namespace {
 
-// Buffers for one family, sized for the largest M and reused across M and seeds.
-struct CheckBuffers {
-  DeviceBuffer w, x, y_cand, y_base, ref, rows, counter;
-  CheckBuffers(const ProjectionSpec& spec, int max_m)
-      : w(spec.weight_bytes()),
-        x(std::size_t(max_m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype)),
-        y_cand(std::size_t(max_m) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype)),
-        y_base(y_cand.bytes()),
-        ref(std::size_t(max_m) * std::size_t(spec.n) * sizeof(double)),
-        rows(std::size_t(max_m) * sizeof(RowStats)),
-        counter(sizeof(long long)) {}
-};
-
 Projection make_checked(const CheckOptions& o, const ProjectionSpec& spec, const void* w, const ProjectionOptions& p) {
   if (!o.method.empty()) return make_single_method_projection(spec, w, o.method, p);
   return Projection(spec, w, o.plan, p);
 }
 
-// One replay with fresh activations: accuracy of every row against the fp64 reference.
-// The whole output buffer is poisoned first, so writes past y[m, n_out] are caught too.
-Metrics accuracy_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, const GraphExec& graph, CheckBuffers& b,
-                        cudaStream_t s) {
+Metrics failed(const std::string& why) {
+  Metrics m;
+  m.pass = false;
+  m.nonfinite_ok = false;
+  m.reason = why;
+  return m;
+}
+
+}  // namespace
+
+CheckBuffers::CheckBuffers(const ProjectionSpec& spec, int max_m)
+    : x(std::size_t(max_m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype)),
+      y_cand(std::size_t(max_m) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype)),
+      y_base(y_cand.bytes()),
+      ref(std::size_t(max_m) * std::size_t(spec.n) * sizeof(double)),
+      rows(std::size_t(max_m) * sizeof(RowStats)),
+      counter(sizeof(long long)) {}
+
+uint64_t check_activation_seed(int seed, int m, int replay) {
+  return mix64(uint64_t(seed), RandomStream::activation, uint64_t(m) * 1000 + uint64_t(replay));
+}
+
+Metrics accuracy_replay(const ProjectionSpec& spec, const void* d_w, int m, uint64_t x_seed, const GraphExec& graph,
+                        CheckBuffers& b, cudaStream_t s) {
   const int64_t n_out = spec.out_cols(m);
   const std::size_t out_count = std::size_t(m) * std::size_t(n_out);
   const std::size_t capacity = b.y_cand.bytes() / dtype_bytes(spec.out_dtype);
   fill_activations(b.x.get(), m, spec.k, x_seed, s);
   poison_output(b.y_cand.get(), capacity, spec.out_dtype, s);
   graph.launch(s);
-  reference_device(spec, m, b.x.get(), b.w.get(), b.ref.as<double>(), s);
+  reference_device(spec, m, b.x.get(), d_w, b.ref.as<double>(), s);
   row_stats_device(b.y_cand.get(), spec.out_dtype, b.ref.as<double>(), m, n_out, b.rows.as<RowStats>(), s);
   count_written_device(b.y_cand.as<char>() + out_count * dtype_bytes(spec.out_dtype), spec.out_dtype,
                        int64_t(capacity - out_count), b.counter.as<long long>(), s);
@@ -60,8 +67,6 @@ Metrics accuracy_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, cons
   return r;
 }
 
-// One replay with a non-finite value in one row of x: the output's value classes
-// (finite / NaN / +Inf / -Inf / unwritten) must equal the baseline's, element by element.
 long long nonfinite_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, float special, const GraphExec& graph,
                            const Projection& base, CheckBuffers& b, cudaStream_t s) {
   const int64_t n_out = spec.out_cols(m);
@@ -83,15 +88,12 @@ long long nonfinite_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, f
   return mismatches;
 }
 
-Metrics failed(const std::string& why) {
-  Metrics m;
-  m.pass = false;
-  m.nonfinite_ok = false;
-  m.reason = why;
-  return m;
+void add_nonfinite_checks(Metrics& acc, const ProjectionSpec& spec, int m, int seed, const GraphExec& graph,
+                          const Projection& base, CheckBuffers& b, cudaStream_t s) {
+  const uint64_t nf_seed = check_activation_seed(seed, m, 999);
+  add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed, std::numeric_limits<float>::infinity(), graph, base, b, s));
+  add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed + 1, std::numeric_limits<float>::quiet_NaN(), graph, base, b, s));
 }
-
-}  // namespace
 
 CheckReport run_check(const CheckOptions& o) {
   if (o.seeds < 1 || o.replays < 1) throw Error(StatusCode::invalid_argument, "check: --seeds and --replays must be >= 1");
@@ -112,16 +114,17 @@ CheckReport run_check(const CheckOptions& o) {
   for (const std::string& fam : fams) {
     const ProjectionSpec& spec = o.workload.spec(fam);
     CheckBuffers b(spec, max_m);
+    DeviceBuffer w(spec.weight_bytes());
     ProjectionOptions popts;
     popts.max_m = max_m;
     popts.device = o.device;
     std::vector<std::optional<Metrics>> worst(ms.size());
     std::vector<std::string> method(ms.size());
     for (int seed = 0; seed < o.seeds; ++seed) {
-      fill_weights(b.w.get(), spec, 0x5EED0000u + unsigned(seed), s);
+      fill_weights(w.get(), spec, 0x5EED0000u + unsigned(seed), s);
       stream.sync();
-      const Projection cand = make_checked(o, spec, b.w.get(), popts);
-      const Projection base = make_single_method_projection(spec, b.w.get(), "baseline", popts);
+      const Projection cand = make_checked(o, spec, w.get(), popts);
+      const Projection base = make_single_method_projection(spec, w.get(), "baseline", popts);
       int seed_failures = 0;
       for (std::size_t mi = 0; mi < ms.size(); ++mi) {
         const int m = ms[mi];
@@ -131,14 +134,10 @@ CheckReport run_check(const CheckOptions& o) {
           const GraphExec graph = capture_graph(
               s, [&](cudaStream_t st) { return cand.run(b.x.get(), m, b.y_cand.get(), st); }, "candidate capture");
           for (int r = 0; r < o.replays; ++r) {
-            const uint64_t x_seed = mix64(uint64_t(seed), RandomStream::activation, uint64_t(m) * 1000 + uint64_t(r));
-            const Metrics one = accuracy_replay(spec, m, x_seed, graph, b, s);
+            const Metrics one = accuracy_replay(spec, w.get(), m, check_activation_seed(seed, m, r), graph, b, s);
             acc = r == 0 ? one : worst_of(acc, one);
           }
-          const uint64_t nf_seed = mix64(uint64_t(seed), RandomStream::activation, uint64_t(m) * 1000 + 999);
-          add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed, std::numeric_limits<float>::infinity(), graph, base, b, s));
-          add_pattern_check(acc, nonfinite_replay(spec, m, nf_seed + 1, std::numeric_limits<float>::quiet_NaN(), graph,
-                                                  base, b, s));
+          add_nonfinite_checks(acc, spec, m, seed, graph, base, b, s);
         } catch (const Error& e) {
           acc = failed(e.what());
         }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lab/metrics.hpp"
+#include "lab/timing.hpp"
 #include "projkit/projkit.hpp"
 
 namespace projkit::lab {
@@ -41,5 +42,28 @@ struct CheckReport {
 };
 
 CheckReport run_check(const CheckOptions& opts);
+
+// The building blocks of a check, shared with `projkit tune` (src/lab/tune.hpp).
+// Device buffers for checking one family up to max_m (the weights live elsewhere).
+struct CheckBuffers {
+  DeviceBuffer x, y_cand, y_base, ref, rows, counter;
+  CheckBuffers(const ProjectionSpec& spec, int max_m);
+};
+// The activation seed of replay r at m for weight seed `seed`.
+uint64_t check_activation_seed(int seed, int m, int replay);
+// One replay of `graph` (a captured cand.run(b.x, m, b.y_cand)) with fresh activations
+// (probe rows) written into b.x: the whole of b.y_cand is poisoned first (unwritten
+// elements and writes past y[m, n_out] both fail), every row is compared with the fp64
+// reference of x * d_w^T at the contract tolerance. Synchronizes the stream.
+Metrics accuracy_replay(const ProjectionSpec& spec, const void* d_w, int m, uint64_t x_seed, const GraphExec& graph,
+                        CheckBuffers& b, cudaStream_t s);
+// One replay of `graph` with a non-finite value (special) in one row of x: the number of
+// output elements whose value class (finite / NaN / +Inf / -Inf / unwritten) differs
+// from `base`'s (the baseline on the same weights), element by element.
+long long nonfinite_replay(const ProjectionSpec& spec, int m, uint64_t x_seed, float special, const GraphExec& graph,
+                           const Projection& base, CheckBuffers& b, cudaStream_t s);
+// The two NaN/Inf propagation replays of a check (+Inf, then NaN), recorded into acc.
+void add_nonfinite_checks(Metrics& acc, const ProjectionSpec& spec, int m, int seed, const GraphExec& graph,
+                          const Projection& base, CheckBuffers& b, cudaStream_t s);
 
 }  // namespace projkit::lab
