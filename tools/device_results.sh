@@ -3,11 +3,15 @@
 # default bench, the A/A bench, check over M 1..256, baseline fidelity against torch.
 # Usage: tools/device_results.sh BIN_DIR OUT_DIR [STEPS]
 #   BIN_DIR holds projkit and projkit_gpu_tests; OUT_DIR receives the JSON and logs.
-#   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps.
+#   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps;
+#   also: tune (writes OUT/h200.json and OUT/tune.jsonl; later steps then use that plan),
+#   sweep (bench --m-sweep 1..256 -> OUT/bench-sweep.json), report (atlas of the sweep),
+#   pytest (the Python binding against torch; needs BIN_DIR/libprojkit.so).
 # A short table of the headline numbers is printed last.
 set -uo pipefail
 BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
 EXTRA=${PROJKIT_BENCH_ARGS:-}
+PLAN_ARGS=()
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 LOG="$OUT/device-log.txt"
@@ -25,18 +29,34 @@ for s in $STEPS; do
       step "gpu tests under compute-sanitizer memcheck"
       timeout 240 tests/run_memcheck.sh "$BIN/projkit_gpu_tests" >"$OUT/memcheck.txt" 2>&1 || status=1
       tail -4 "$OUT/memcheck.txt" ;;
+    tune)
+      step "tune (all families, M 1..256)"
+      "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/h200.json" 2>"$OUT/tune.err" | tee -a "$LOG" || status=1
+      tail -3 "$OUT/tune.err"
+      # Later steps (and the GPU tests, which read plans/<slug>.json) use the tuned plan.
+      [ -s "$OUT/h200.json" ] && PLAN_ARGS=(--plan "$OUT/h200.json") && cp "$OUT/h200.json" plans/h200.json ;;
+    sweep)
+      step "bench --m-sweep 1..256"
+      "$BIN/projkit" bench --m-sweep 1..256 --pairs 50 --json "$OUT/bench-sweep.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tail -3 | tee -a "$LOG" || status=1 ;;
+    report)
+      step "report (atlas of the sweep)"
+      "$BIN/projkit" report "$OUT/bench-sweep.json" --out "$OUT/atlas" >>"$LOG" 2>&1 || status=1 ;;
+    pytest)
+      step "python binding vs torch"
+      PROJKIT_LIB="$BIN/libprojkit.so" python3 -m pytest -q -p no:cacheprovider tests/python/test_binding.py >>"$LOG" 2>&1 || status=1
+      tail -2 "$LOG" ;;
     floor)
       step "floor"
       "$BIN/projkit" floor --json "$OUT/floor.json" $EXTRA >>"$LOG" 2>&1 || status=1 ;;
     bench)
       step "bench (default workload, shipped plan)"
-      "$BIN/projkit" bench --json "$OUT/bench-default.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" || status=1 ;;
+      "$BIN/projkit" bench --json "$OUT/bench-default.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tee -a "$LOG" || status=1 ;;
     aa)
       step "A/A bench (baseline vs baseline)"
       "$BIN/projkit" bench --baseline-vs-baseline --json "$OUT/aa.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" | tail -4 || status=1 ;;
     check)
       step "check M 1..256"
-      "$BIN/projkit" check --json "$OUT/check.json" >>"$LOG" 2>&1 || status=1
+      "$BIN/projkit" check --json "$OUT/check.json" "${PLAN_ARGS[@]}" >>"$LOG" 2>&1 || status=1
       tail -5 "$LOG" ;;
     fidelity)
       step "baseline fidelity (torch F.linear vs projkit baseline)"
