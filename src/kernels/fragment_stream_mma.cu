@@ -27,69 +27,12 @@
 #include <string>
 
 #include "core/method.hpp"
+#include "kernels/ptx.cuh"
 
 namespace cg = cooperative_groups;
 
 namespace projkit {
 namespace {
-
-// ---------------------------------------------------------------- PTX wrappers
-// L2 evict-first policy for the weight stream: read exactly once per call, so it should not
-// push x (re-read by every CTA) out of L2.
-__device__ __forceinline__ uint64_t make_l2_evict_first_policy() {
-  uint64_t pol;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-  return pol;
-}
-
-// One lane's 16-byte share of a packed A fragment (the warp reads 512 contiguous bytes).
-// .nc: W is read-only during the call; L1::no_allocate: never re-read by this SM, keep L1/smem
-// carve-out for x; cache_hint: the evict-first policy above.
-__device__ __forceinline__ uint4 ld_fragment_stream(const uint4* p, uint64_t pol) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p), "l"(pol));
-  return v;
-}
-
-// Async 16-byte activation copy with zero fill: src_bytes = 0 writes 16 zero bytes without
-// reading, which is how token rows >= m become zeros (never read out of bounds). .cg: x is
-// consumed from smem, L1 would only duplicate it.
-__device__ __forceinline__ void cp_async_zfill16(uint32_t dst, const void* src, uint32_t src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes));
-}
-
-// Close the group of x copies (one group: x is staged once per CTA).
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-
-// Wait until every x copy of this thread has landed in smem.
-__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
-
-// Four 8x8 b16 matrices: B fragments of two n8 token tiles (8 tokens x 16 k each).
-__device__ __forceinline__ void ldmatrix_x4(uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3, uint32_t addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(addr));
-}
-
-// Two 8x8 b16 matrices: the B fragment of one n8 token tile (MT = 8).
-__device__ __forceinline__ void ldmatrix_x2(uint32_t& r0, uint32_t& r1, uint32_t addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(addr));
-}
-
-// D += A(16x16 bf16, row) * B(16x8 bf16, col), fp32 accumulate (NaN/Inf propagate).
-__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const uint4& a, uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
-}
-
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
 
 // ---------------------------------------------------------------- shapes
 constexpr int kDepth = 8;        // k16 steps (512 B per warp each) in flight per warp: 4 KB/warp
@@ -153,7 +96,7 @@ __global__ void __maxnreg__(96) fragment_stream_mma_kernel(const __nv_bfloat16* 
   const int wn = warp % tiles, wk = warp / tiles;
   const int ks_warp = k_cta / 16 / wk_count;  // k16 steps of this warp, a multiple of kDepth
   const int ks0 = wk * ks_warp;              // first k16 step of this warp within the CTA slice
-  const uint64_t pol = make_l2_evict_first_policy();
+  const uint64_t pol = ptx::l2_evict_first_policy();
 
   // 1. Weight prologue first (the long-latency stream); the x staging below overlaps it.
   //    (Issuing x first was measured: no gain, E5.)
@@ -161,11 +104,11 @@ __global__ void __maxnreg__(96) fragment_stream_mma_kernel(const __nv_bfloat16* 
                             std::size_t(ks0)) * 32 + lane;
   uint4 a[kDepth];  // a[i]: this lane's A fragment of k-step s + i (rows wn*16.., 16 k)
 #pragma unroll
-  for (int i = 0; i < kDepth; ++i) a[i] = ld_fragment_stream(wsrc + i * 32, pol);
+  for (int i = 0; i < kDepth; ++i) a[i] = ptx::ld_stream_hint(wsrc + i * 32, pol);
 
   // 2. x[0:MT][k0 : k0 + k_cta] -> smem, row-major, 16-byte chunk c of token row r at chunk
   //    c ^ (r & 7): the 8 token rows one ldmatrix phase reads land in 8 distinct bank groups.
-  const uint32_t xs = smem_addr(smem);
+  const uint32_t xs = ptx::smem_addr(smem);
   const int row_chunks = k_cta / 8;  // multiple of 16 (k_cta % 128 == 0)
   const uint32_t row_bytes = uint32_t(k_cta) * 2;
   {
@@ -173,13 +116,13 @@ __global__ void __maxnreg__(96) fragment_stream_mma_kernel(const __nv_bfloat16* 
     for (int idx = tid; idx < MT * row_chunks; idx += int(blockDim.x)) {
       const int r = idx / row_chunks, c = idx % row_chunks;
       const bool live = r < m;
-      cp_async_zfill16(xs + uint32_t(r) * row_bytes + (uint32_t(c ^ (r & 7)) << 4),
+      ptx::cp_async_zfill16(xs + uint32_t(r) * row_bytes + (uint32_t(c ^ (r & 7)) << 4),
                        live ? static_cast<const void*>(xsrc + std::size_t(r) * k + std::size_t(c) * 8) : x,
                        live ? 16u : 0u);
     }
-    cp_async_commit();
+    ptx::cp_async_commit();
   }
-  cp_async_wait_all();
+  ptx::cp_async_wait<0>();
   __syncthreads();
 
   float acc[S::kNT][4];  // acc[j]: rows wn*16 + {lane/4, lane/4 + 8}, tokens j*8 + 2*(lane%4) + {0, 1}
@@ -200,20 +143,20 @@ __global__ void __maxnreg__(96) fragment_stream_mma_kernel(const __nv_bfloat16* 
 #pragma unroll
     for (int i = 0; i < kDepth; ++i) {
       const uint4 cur = a[i];
-      if (more) a[i] = ld_fragment_stream(wsrc + (s + kDepth + i) * 32, pol);  // refill: kDepth in flight
+      if (more) a[i] = ptx::ld_stream_hint(wsrc + (s + kDepth + i) * 32, pol);  // refill: kDepth in flight
       const int kc = (ks0 + s + i) * 2 + b_hi;  // 16-byte chunk of this lane's B rows
       const uint32_t b_off = uint32_t(kc ^ b_key) << 4;
       if constexpr (S::kNT == 1) {
         uint32_t b0, b1;
-        ldmatrix_x2(b0, b1, b_row + b_off);
-        mma_bf16_16816(acc[0], cur, b0, b1);
+        ptx::ldmatrix_x2(b0, b1, b_row + b_off);
+        ptx::mma_bf16_16816(acc[0], cur, b0, b1);
       } else {
 #pragma unroll
         for (int j = 0; j < S::kNT; j += 2) {
           uint32_t b0, b1, b2, b3;  // b0,b1: n8 tile j; b2,b3: tile j+1
-          ldmatrix_x4(b0, b1, b2, b3, b_row + uint32_t(j * 8) * row_bytes + b_off);
-          mma_bf16_16816(acc[j], cur, b0, b1);
-          mma_bf16_16816(acc[j + 1], cur, b2, b3);
+          ptx::ldmatrix_x4(b0, b1, b2, b3, b_row + uint32_t(j * 8) * row_bytes + b_off);
+          ptx::mma_bf16_16816(acc[j], cur, b0, b1);
+          ptx::mma_bf16_16816(acc[j + 1], cur, b2, b3);
         }
       }
     }

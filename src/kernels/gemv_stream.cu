@@ -16,28 +16,10 @@
 #include <cstdint>
 
 #include "core/method.hpp"
+#include "kernels/ptx.cuh"
 
 namespace projkit {
 namespace {
-
-// ---------------------------------------------------------------- PTX wrappers
-// An L2 policy that marks lines as first to evict: the weight stream is read exactly once per
-// call, so it should not push out x or other tenants' working sets.
-__device__ __forceinline__ uint64_t make_l2_evict_first_policy() {
-  uint64_t pol;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-  return pol;
-}
-
-// 16-byte weight load that does not allocate in L1 (weights are never re-read by this SM,
-// keeping L1 for x) and carries the L2 evict-first policy. .nc: W is read-only for the call.
-__device__ __forceinline__ uint4 ld_weight_stream(const void* p, uint64_t pol) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p), "l"(pol));
-  return v;
-}
 
 // 16-byte activation load through the read-only, L1-cached path: x is re-read by every
 // block on the SM, so it should stay in L1.
@@ -92,7 +74,7 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int kc = k >> 3;  // 16-byte chunks per row
   const int groups = n_out / ROWS;
-  const uint64_t pol = make_l2_evict_first_policy();
+  const uint64_t pol = ptx::l2_evict_first_policy();
 
   for (int g = blockIdx.x; g < groups; g += gridDim.x) {
     float acc[ROWS][MT];
@@ -109,7 +91,7 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
         const int c = base + u * kThreads;
 #pragma unroll
         for (int r = 0; r < ROWS; ++r)
-          wv[u][r] = c < kc ? ld_weight_stream(wg + std::size_t(r) * k + std::size_t(c) * 8, pol)
+          wv[u][r] = c < kc ? ptx::ld_stream_hint(wg + std::size_t(r) * k + std::size_t(c) * 8, pol)
                             : make_uint4(0u, 0u, 0u, 0u);
       }
 #pragma unroll

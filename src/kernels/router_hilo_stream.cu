@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "core/method.hpp"
+#include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"
 
 namespace projkit {
@@ -31,48 +32,6 @@ namespace {
 constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
 constexpr int kFragBytes = 1024;  // one packed 16x16 tile: hi (512 B) + lo (512 B)
-
-// W fragments are read exactly once per call: non-coherent path, no L1 allocation. (An L2
-// evict-first cache policy on these loads measured no faster, run 4.)
-__device__ __forceinline__ uint4 ldg_u4_stream(const void* p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-  return v;
-}
-// 16-byte async copy of x global->smem, L2 only (.cg): x is re-read by the other row blocks from
-// L2, never from L1. src_bytes = 0 zero-fills (token rows beyond m inside the last 8-token tile).
-__device__ __forceinline__ void cp_async_16(void* smem_dst, const void* gsrc, int src_bytes) {
-  const unsigned s = unsigned(__cvta_generic_to_shared(smem_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gsrc), "r"(src_bytes) : "memory");
-}
-// Close the copy group of one x token group.
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-// Wait until at most N x groups are in flight (the current group has landed).
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-}
-// D += A(16x16 bf16, row) * B(16x8 bf16, col), fp32 accumulate: the tensor-core product.
-__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const uint4& a, uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
-}
-// Split-K combine: one vector fp32 reduction at L2 for 4 consecutive outputs (sm_90).
-__device__ __forceinline__ void red_add_v4(float* p, const float4& v) {
-  asm volatile("red.global.add.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
-               : "memory");
-}
-// PDL: block until the zeroing kernel has finished and its stores are visible.
-__device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
-// PDL (zero kernel): let the dependent compute kernel launch now, so its W loads overlap us.
-__device__ __forceinline__ void griddep_launch_dependents() {
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-}
 
 // KW: k16 steps per warp held in registers (2*KW uint4 of W per lane);
 // WN: 16-row tiles per block (one per warp column; 8/WN warps split the block's K range);
@@ -108,7 +67,7 @@ __host__ __device__ constexpr int smem_bytes(int m) {
 
 // Zero y before the atomics of the compute kernel; first thing: release the dependent.
 __global__ void router_zero_kernel(float4* __restrict__ y, int n4) {
-  griddep_launch_dependents();
+  ptx::griddep_launch_dependents();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x)
     y[i] = make_float4(0.f, 0.f, 0.f, 0.f);
 }
@@ -142,9 +101,9 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
       const int t = i / kC, c = i % kC;
       const bool live = t < mt;
       const __nv_bfloat16* src = live ? x + int64_t(t0 + t) * k + k0 + c * 8 : x;
-      cp_async_16(dst + t * S::kXRow + c * 16, src, live ? 16 : 0);
+      ptx::cp_async_zfill16(ptx::smem_addr(dst + t * S::kXRow + c * 16), src, live ? 16 : 0);
     }
-    cp_async_commit();
+    ptx::cp_async_commit();
   };
   load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
 
@@ -154,8 +113,8 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     const uint8_t* base = wp + (int64_t(k0 / 16 + wk * KW) * n16_all + n16) * kFragBytes + lane * 16;
 #pragma unroll
     for (int s = 0; s < KW; ++s) {
-      whi[s] = ldg_u4_stream(base + int64_t(s) * n16_all * kFragBytes);
-      wlo[s] = ldg_u4_stream(base + int64_t(s) * n16_all * kFragBytes + 512);
+      whi[s] = ptx::ld_stream(base + int64_t(s) * n16_all * kFragBytes);
+      wlo[s] = ptx::ld_stream(base + int64_t(s) * n16_all * kFragBytes + 512);
     }
   }
 
@@ -165,9 +124,9 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     // reduction, so it may be refilled now.
     if (grp + 1 < ngroups) {
       load_x(grp + 1, buf ^ 1);
-      cp_async_wait<1>();
+      ptx::cp_async_wait<1>();
     } else {
-      cp_async_wait<0>();
+      ptx::cp_async_wait<0>();
     }
     __syncthreads();  // group grp's x visible to every warp
     const uint8_t* xs = smem + buf * rows * S::kXRow;
@@ -196,8 +155,8 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
           const uint8_t* p = xs + (q * 8 + g) * S::kXRow + kcol * 2;
           const uint32_t b0 = *reinterpret_cast<const uint32_t*>(p);
           const uint32_t b1 = *reinterpret_cast<const uint32_t*>(p + 16);
-          mma_bf16_16816(acc[q][0], whi[s], b0, b1);
-          mma_bf16_16816(acc[q][1], wlo[s], b0, b1);
+          ptx::mma_bf16_16816(acc[q][0], whi[s], b0, b1);
+          ptx::mma_bf16_16816(acc[q][1], wlo[s], b0, b1);
         }
       }
     }
@@ -218,7 +177,7 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     const int nf4 = mt * S::BN / 4;  // live outputs of this block and group, in float4
     const int row0 = blockIdx.y * S::BN;
     float4* red4 = reinterpret_cast<float4*>(red);
-    if (grp == 0) griddep_wait();  // y zeroed and visible
+    if (grp == 0) ptx::griddep_wait();  // y zeroed and visible
     for (int f = tid; f < nf4; f += kThreads) {
       float4 sum = red4[f];
 #pragma unroll
@@ -227,7 +186,7 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
         sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
       }
       const int t = f / (S::BN / 4), c4 = f % (S::BN / 4);
-      red_add_v4(y + int64_t(t0 + t) * n + row0 + c4 * 4, sum);
+      ptx::red_add_v4(y + int64_t(t0 + t) * n + row0 + c4 * 4, sum);
     }
     // next group: red is rewritten only after the next top-of-loop barrier
   }

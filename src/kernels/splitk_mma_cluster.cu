@@ -18,78 +18,24 @@
 #include <cstdint>
 
 #include "core/method.hpp"
+#include "kernels/ptx.cuh"
 
 namespace cg = cooperative_groups;
 
 namespace projkit {
 namespace {
 
-// ---------------------------------------------------------------- PTX wrappers
-// L2 evict-first policy for the weight stream (read once per call).
-__device__ __forceinline__ uint64_t make_l2_evict_first_policy() {
-  uint64_t pol;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-  return pol;
-}
-
-// Async 16-byte weight copy global -> smem. .cg: bypass L1 (no reuse on this SM);
-// cache_hint: evict-first in L2. Asynchronous so STAGES tiles are in flight per CTA.
-__device__ __forceinline__ void cp_async_weight16(uint32_t dst, const void* src, uint64_t pol) {
-  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "l"(pol));
-}
-
-// Async 16-byte activation copy with zero fill: src_bytes = 0 writes 16 zero bytes without
-// reading, which is how token rows >= m become zeros (never read out of bounds).
-__device__ __forceinline__ void cp_async_zfill16(uint32_t dst, const void* src, uint32_t src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes));
-}
-
-// Close the current group of cp.async copies (one group per pipeline stage).
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-
-// Wait until at most N groups are pending: the oldest stage has landed in smem.
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-}
-
-// Four 8x8 b16 matrices from smem into the mma fragment layout (A operand: 16 rows x 16 k).
-__device__ __forceinline__ void ldmatrix_x4(uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3, uint32_t addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(addr));
-}
-
-// Two 8x8 b16 matrices (B operand of one n8 tile: 8 tokens x 16 k).
-__device__ __forceinline__ void ldmatrix_x2(uint32_t& r0, uint32_t& r1, uint32_t addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(addr));
-}
-
-// D += A(16x16 bf16, row) * B(16x8 bf16, col), fp32 accumulate (NaN/Inf propagate).
-__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                               uint32_t b0, uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
 // Wait until at most n cp.async groups are pending (n is the runtime ring depth - 2; the
 // instruction needs an immediate, so a uniform switch picks it).
 __device__ __forceinline__ void cp_async_wait_dyn(int n) {
   switch (n) {
-    case 0: cp_async_wait<0>(); break;
-    case 1: cp_async_wait<1>(); break;
-    case 2: cp_async_wait<2>(); break;
-    case 3: cp_async_wait<3>(); break;
-    case 4: cp_async_wait<4>(); break;
-    case 5: cp_async_wait<5>(); break;
-    default: cp_async_wait<6>(); break;
+    case 0: ptx::cp_async_wait<0>(); break;
+    case 1: ptx::cp_async_wait<1>(); break;
+    case 2: ptx::cp_async_wait<2>(); break;
+    case 3: ptx::cp_async_wait<3>(); break;
+    case 4: ptx::cp_async_wait<4>(); break;
+    case 5: ptx::cp_async_wait<5>(); break;
+    default: ptx::cp_async_wait<6>(); break;
   }
 }
 
@@ -152,8 +98,8 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_cluster_kernel(con
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int wn = warp % WARPS;  // row slab of this warp
   const int wk = warp / WARPS;  // which 1/WK of each stage's k16 steps
-  const uint32_t sbase = smem_addr(smem);
-  const uint64_t pol = make_l2_evict_first_policy();
+  const uint32_t sbase = ptx::smem_addr(smem);
+  const uint64_t pol = ptx::l2_evict_first_policy();
 
   auto load_stage = [&](int kt, int slot) {
     const uint32_t ws = sbase + slot * S::kStageBytes;
@@ -162,20 +108,20 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_cluster_kernel(con
 #pragma unroll
     for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i) {
       const int idx = tid + i * S::kThreads, r = idx >> 4, c = idx & 15;
-      cp_async_weight16(ws + swz(r, c), wsrc + std::size_t(r) * k + c * 8, pol);
+      ptx::cp_async_hint16(ws + swz(r, c), wsrc + std::size_t(r) * k + c * 8, pol);
     }
     const __nv_bfloat16* xsrc = x + k0 + kt * S::kBK;
     for (int idx = tid; idx < MT * S::kChunks; idx += S::kThreads) {
       const int r = idx >> 4, c = idx & 15;
       const bool live = r < m;
-      cp_async_zfill16(xs + swz(r, c), live ? static_cast<const void*>(xsrc + std::size_t(r) * k + c * 8) : x,
+      ptx::cp_async_zfill16(xs + swz(r, c), live ? static_cast<const void*>(xsrc + std::size_t(r) * k + c * 8) : x,
                        live ? 16u : 0u);
     }
   };
 
   for (int s = 0; s < stages - 1; ++s) {
     if (s < ktiles) load_stage(s, s);
-    cp_async_commit();
+    ptx::cp_async_commit();
   }
 
   float acc[S::kNT][4];  // acc[j]: rows wn*16 + {lane/4, lane/4+8}, tokens j*8 + 2*(lane%4) + {0,1}
@@ -197,7 +143,7 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_cluster_kernel(con
     {
       const int nk = kt + stages - 1;
       if (nk < ktiles) load_stage(nk, fill_slot);
-      cp_async_commit();
+      ptx::cp_async_commit();
       fill_slot = fill_slot + 1 == stages ? 0 : fill_slot + 1;
     }
     const uint32_t ws = sbase + slot * S::kStageBytes;
@@ -207,23 +153,23 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_cluster_kernel(con
     for (int i = 0; i < S::kKSteps; ++i) {
       const int kk = wk * S::kKSteps + i;
       uint32_t a0, a1, a2, a3;
-      ldmatrix_x4(a0, a1, a2, a3, ws + swz(a_row, kk * 2 + a_chunk_hi));
+      ptx::ldmatrix_x4(a0, a1, a2, a3, ws + swz(a_row, kk * 2 + a_chunk_hi));
       if constexpr (S::kNT == 1) {
         uint32_t b0, b1;
-        ldmatrix_x2(b0, b1, xs + swz(lane & 7, kk * 2 + b_chunk_hi));
-        mma_bf16_16816(acc[0], a0, a1, a2, a3, b0, b1);
+        ptx::ldmatrix_x2(b0, b1, xs + swz(lane & 7, kk * 2 + b_chunk_hi));
+        ptx::mma_bf16_16816(acc[0], a0, a1, a2, a3, b0, b1);
       } else {
 #pragma unroll
         for (int j = 0; j < S::kNT; j += 2) {
           uint32_t b0, b1, b2, b3;  // b0,b1: n8 tile j; b2,b3: tile j+1
-          ldmatrix_x4(b0, b1, b2, b3, xs + swz(j * 8 + b_tok, kk * 2 + b_chunk_hi));
-          mma_bf16_16816(acc[j], a0, a1, a2, a3, b0, b1);
-          mma_bf16_16816(acc[j + 1], a0, a1, a2, a3, b2, b3);
+          ptx::ldmatrix_x4(b0, b1, b2, b3, xs + swz(j * 8 + b_tok, kk * 2 + b_chunk_hi));
+          ptx::mma_bf16_16816(acc[j], a0, a1, a2, a3, b0, b1);
+          ptx::mma_bf16_16816(acc[j + 1], a0, a1, a2, a3, b2, b3);
         }
       }
     }
   }
-  cp_async_wait<0>();
+  ptx::cp_async_wait<0>();
   __syncthreads();  // pipeline smem is now reused for the partial tile
 
   // fp32 partial [WK][MT][kBN] (+pad) in this CTA's smem.

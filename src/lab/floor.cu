@@ -8,43 +8,13 @@
 
 #include <algorithm>
 
+#include "kernels/ptx.cuh"
 #include "lab/stats.hpp"
 
 namespace projkit::lab {
 namespace {
 
 enum class ReadHint : int { no_allocate = 0, prefetch256 = 1, evict_first = 2 };
-
-// Data read once: do not allocate it in L1.
-__device__ __forceinline__ uint4 ld_no_allocate(const uint4* p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-  return v;
-}
-// As above, and ask L2 to fetch the whole 256-byte sector group (fewer DRAM requests).
-__device__ __forceinline__ uint4 ld_no_allocate_prefetch256(const uint4* p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-  return v;
-}
-// An L2 policy marking lines evict-first: streamed bytes should not displace others.
-__device__ __forceinline__ uint64_t make_evict_first_policy() {
-  uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  return policy;
-}
-// Load with the evict-first L2 policy, bypassing L1.
-__device__ __forceinline__ uint4 ld_no_allocate_evict_first(const uint4* p, uint64_t policy) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p), "l"(policy));
-  return v;
-}
 
 constexpr int kThreads = 512;
 
@@ -55,7 +25,7 @@ __global__ void __launch_bounds__(kThreads) stream_read_kernel(const uint4* __re
                                                                 unsigned* __restrict__ sink, unsigned magic) {
   static_assert(kUnroll >= 1 && kUnroll <= 16, "loads in flight per thread");
   uint64_t policy = 0;
-  if constexpr (kHint == ReadHint::evict_first) policy = make_evict_first_policy();
+  if constexpr (kHint == ReadHint::evict_first) policy = ptx::l2_evict_first_policy();
   const int64_t stride = int64_t(gridDim.x) * kThreads;
   unsigned acc = 0;
   for (int64_t base = int64_t(blockIdx.x) * kThreads + threadIdx.x; base < count; base += stride * kUnroll) {
@@ -65,11 +35,11 @@ __global__ void __launch_bounds__(kThreads) stream_read_kernel(const uint4* __re
       const int64_t i = base + u * stride;
       if (i < count) {
         if constexpr (kHint == ReadHint::no_allocate)
-          v[u] = ld_no_allocate(src + i);
+          v[u] = ptx::ld_stream(src + i);
         else if constexpr (kHint == ReadHint::prefetch256)
-          v[u] = ld_no_allocate_prefetch256(src + i);
+          v[u] = ptx::ld_stream_prefetch256(src + i);
         else
-          v[u] = ld_no_allocate_evict_first(src + i, policy);
+          v[u] = ptx::ld_stream_hint(src + i, policy);
       } else {
         v[u] = make_uint4(0, 0, 0, 0);
       }

@@ -1,0 +1,122 @@
+// ptx.cuh: PTX wrappers shared by the kernels (and the lab's floor probe). One
+// instruction per function; each comment says why a kernel wants that instruction.
+// Kernel-specific wrappers (TMA, wgmma, mbarriers) stay with their kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace projkit::ptx {
+
+// ---------------------------------------------------------------- global loads
+// An L2 policy that marks lines first to evict: weights are read exactly once per call,
+// so they should not push x (re-read by every CTA) or other tenants out of L2.
+__device__ __forceinline__ uint64_t l2_evict_first_policy() {
+  uint64_t pol;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+  return pol;
+}
+
+// 16-byte streaming load. .nc: the data is read-only for the call; L1::no_allocate: this SM
+// never reads it again, so L1 stays for x.
+__device__ __forceinline__ uint4 ld_stream(const void* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+// ld_stream with an L2 cache policy (l2_evict_first_policy).
+__device__ __forceinline__ uint4 ld_stream_hint(const void* p, uint64_t pol) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p), "l"(pol));
+  return v;
+}
+
+// ld_stream that also asks L2 to fetch the whole 256-byte sector group (fewer DRAM requests
+// for a sequential stream).
+__device__ __forceinline__ uint4 ld_stream_prefetch256(const void* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+// ---------------------------------------------------------------- async copies to smem
+// 16-byte async copy global -> smem, L2 only (.cg: the tile is consumed from smem, L1 would
+// only duplicate it). src_bytes < 16 zero-fills the rest without reading it: token rows
+// >= m become zeros and nothing is read out of bounds.
+__device__ __forceinline__ void cp_async_zfill16(uint32_t dst, const void* src, uint32_t src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes));
+}
+
+// 16-byte async weight copy global -> smem with an L2 cache policy (evict-first: read once).
+__device__ __forceinline__ void cp_async_hint16(uint32_t dst, const void* src, uint64_t pol) {
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "l"(pol));
+}
+
+// Close the current group of cp.async copies (one group per pipeline stage).
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Wait until at most N groups of this thread are pending (N = 0: all have landed).
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+// ---------------------------------------------------------------- tensor cores
+// Four 8x8 b16 matrices from smem into mma fragment layout (an A tile 16x16, or the B
+// fragments of two n8 token tiles).
+__device__ __forceinline__ void ldmatrix_x4(uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3, uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+               : "r"(addr));
+}
+
+// Two 8x8 b16 matrices: the B fragment of one n8 token tile (8 tokens x 16 k).
+__device__ __forceinline__ void ldmatrix_x2(uint32_t& r0, uint32_t& r1, uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(addr));
+}
+
+// D += A(16x16 bf16, row) * B(16x8 bf16, col) with fp32 accumulation (NaN/Inf propagate).
+__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                               uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// The same with the A fragment as one 16-byte register quad (fragments loaded pre-packed).
+__device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const uint4& a, uint32_t b0, uint32_t b1) {
+  mma_bf16_16816(d, a.x, a.y, a.z, a.w, b0, b1);
+}
+
+// Shared-memory address of a generic pointer (what ldmatrix / cp.async take).
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// ---------------------------------------------------------------- split-K and PDL
+// Split-K combine: one vector fp32 reduction at L2 for 4 consecutive outputs (sm_90).
+__device__ __forceinline__ void red_add_v4(float* p, const float4& v) {
+  asm volatile("red.global.add.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+               : "memory");
+}
+
+// Programmatic dependent launch: block until the preceding kernel has finished and its
+// stores are visible (a dependent's first write to what the predecessor wrote).
+__device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
+// Programmatic dependent launch: let the dependent kernel start now, so its loads overlap us.
+__device__ __forceinline__ void griddep_launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+}  // namespace projkit::ptx
