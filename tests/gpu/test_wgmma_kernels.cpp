@@ -1,5 +1,7 @@
-// wgmma_tma correctness on the GPU: every config of the family, on the four dense bf16
-// families, at M values around the token-tile edges, against a CPU fp64 reference.
+// wgmma_tma / wgmma_streamk correctness on the GPU: every config of each family, on the four
+// dense bf16 families, at M values around the token-tile edges, against a CPU fp64 reference.
+// wgmma_streamk runs every M twice on the same prepared method: its fp32 workspace and
+// arrival counters must be back to zero after each launch (CUDA-graph replay safety).
 // All token rows are checked (1 in 8 is a probe row: one power-of-two entry) on sampled
 // output columns that include the N-tile edges; y is poisoned with NaN first and the part
 // of the buffer past m * n_out must stay poisoned. Skips without an sm_90 GPU.
@@ -45,17 +47,16 @@ struct DeviceMem {
   ~DeviceMem() { cudaFree(p); }
 };
 
-class WgmmaTmaFamily : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
+// Checks every applicable config of `kernel` on family `spec_name` at each M, `repeats`
+// launches per M (same prepared method).
+void check_all_configs(const char* kernel, const char* spec_name, const std::vector<int>& ms, int repeats) {
   DeviceInfo dev;
   if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
-  const KernelFamily* fam = find_kernel_family("wgmma_tma");
+  const KernelFamily* fam = find_kernel_family(kernel);
   ASSERT_NE(fam, nullptr);
-  const ProjectionSpec& spec = builtin_spec(GetParam());
+  const ProjectionSpec& spec = builtin_spec(spec_name);
   const int64_t N = spec.n, K = spec.k;
   constexpr int kMaxM = 256;
-  const std::vector<int> ms = {64, 65, 72, 96, 127, 128, 129, 160, 192, 200, 255, 256};
 
   std::mt19937 rng(99);
   std::uniform_real_distribution<float> ud(-1.f, 1.f);
@@ -73,7 +74,7 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
   // Sampled columns: both edges and the middle of several 128-row N tiles, plus random ones.
   std::vector<int> cols;
   const int nt = int(N / 128);
-  for (int t : {0, 1, nt / 2, nt - 1})
+  for (int t : {0, 1, 7, nt / 2, nt - 1})  // 7: last tile of the unpooler slice (1024 rows)
     for (int o : {0, 1, 63, 64, 127}) cols.push_back(t * 128 + o);
   std::uniform_int_distribution<int> cd(0, int(N) - 1);
   for (int i = 0; i < 24; ++i) cols.push_back(cd(rng));
@@ -107,8 +108,9 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
     if (!fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) continue;
     ++tested;
     auto pm = fam->prepare(PrepareContext{spec, w.p, kMaxM, dev}, cfg);
-    for (int m : ms) {
-      SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
+    for (int m : ms)
+    for (int rep = 0; rep < repeats; ++rep) {
+      SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m) + " launch " + std::to_string(rep));
       const int64_t n_out = spec.out_cols(m);
       ASSERT_EQ(cudaMemcpy(y.p, poison.data(), y_elems * 2, cudaMemcpyHostToDevice), cudaSuccess);
       Status s = pm->run(RunArgs{x.p, m, n_out, y.p, st});
@@ -124,6 +126,7 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
       for (int t = 0; t < m; ++t) {
         double rn = 0, rd = 0;
         for (int j = 0; j < nc; ++j) {
+          if (cols[j] >= n_out) continue;  // unpooler slice (m <= 8): only W rows [0, n_out) are computed
           const double r = ref[std::size_t(t) * nc + j], v = bf2f(hy[std::size_t(t) * n_out + cols[j]]);
           rn += (v - r) * (v - r);
           rd += r * r;
@@ -140,7 +143,22 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
   cudaStreamDestroy(st);
 }
 
+class WgmmaTmaFamily : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
+  check_all_configs("wgmma_tma", GetParam(), {64, 65, 72, 96, 127, 128, 129, 160, 192, 200, 255, 256}, 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
+
+class WgmmaStreamKFamily : public ::testing::TestWithParam<const char*> {};
+
+// M from 1 (slice of the unpooler) through partial 8-token blocks, tile edges and 2 token tiles.
+TEST_P(WgmmaStreamKFamily, AllConfigsMatchFp64ReferenceTwice) {
+  check_all_configs("wgmma_streamk", GetParam(), {1, 9, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 256}, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dense, WgmmaStreamKFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
 
 }  // namespace
 }  // namespace projkit
