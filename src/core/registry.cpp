@@ -11,6 +11,7 @@ extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
+extern const KernelFamily kSplitkMmaL2;       // src/kernels/splitk_mma_l2.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -21,6 +22,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kSplitkMmaCluster,
       &kFragmentStreamMma,
       &kWgmmaTma,
+      &kSplitkMmaL2,
   };
   return all;
 }
