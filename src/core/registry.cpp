@@ -9,6 +9,7 @@ extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 extern const KernelFamily kRouterHiloStream;  // src/kernels/router_hilo_stream.cu
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
+extern const KernelFamily kSplitkMmaL2;       // src/kernels/splitk_mma_l2.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 extern const KernelFamily kWgmmaStreamK;      // src/kernels/wgmma_streamk.cu
@@ -20,6 +21,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterHiloStream,
       &kGemvStream,
       &kSplitkMmaCluster,
+      &kSplitkMmaL2,
       &kFragmentStreamMma,
       &kWgmmaTma,
       &kWgmmaStreamK,

@@ -47,6 +47,17 @@ __device__ __forceinline__ uint4 ld_stream_prefetch256(const void* p) {
   return v;
 }
 
+// 16-byte fp32 load from L2 (.cg: not cached in L1). For split-K partial sums that other CTAs
+// combined with red.global.add at L2 during this kernel: L1 is not coherent with those atomics.
+__device__ __forceinline__ float4 ld_cg_f4(const float* p) {
+  float4 v;
+  asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+
 // ---------------------------------------------------------------- async copies to smem
 // 16-byte async copy global -> smem, L2 only (.cg: the tile is consumed from smem, L1 would
 // only duplicate it). src_bytes < 16 zero-fills the rest without reading it: token rows

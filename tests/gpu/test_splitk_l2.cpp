@@ -1,0 +1,243 @@
+// splitk_mma_l2 on the GPU: every config of the family on the four dense bf16 families at M
+// around the token-tile edges, against the lab's fp64 device reference (whole output, per row
+// and global; ~1 row in 8 is a probe row). y is poisoned first: every element of [m, n_out]
+// must be written and nothing past it. The workspace/counter self-cleaning is exercised by
+// running every M in a row on one Projection, by two CUDA-graph replays in a row, by a NaN
+// call followed by a clean call, and two Projections run concurrently on two streams.
+// Skips without an sm_90 GPU.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/method.hpp"
+#include "lab/inputs.hpp"
+#include "lab/metrics.hpp"
+#include "lab/reference.hpp"
+
+using namespace projkit;
+using namespace projkit::lab;
+
+namespace {
+
+constexpr int kMaxM = 64;
+const int kMs[] = {2, 3, 7, 8, 9, 16, 17, 31, 32, 33, 48, 64};
+const char* const kDense[] = {"qkv", "o", "pooler", "unpooler"};
+
+bool have_sm90() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return false;
+  return DeviceInfo::query(0).is_hopper_sm90();
+}
+
+std::vector<std::string> family_configs() {
+  std::vector<std::string> names;
+  const KernelFamily* fam = find_kernel_family("splitk_mma_l2");
+  if (fam)
+    for (const Config& c : fam->configs()) names.push_back(c.name());
+  return names;
+}
+
+// Buffers for checking one output of up to kMaxM x N.
+struct Checker {
+  const ProjectionSpec& spec;
+  DeviceBuffer ref, rows, count;
+  explicit Checker(const ProjectionSpec& s)
+      : spec(s), ref(std::size_t(kMaxM) * std::size_t(s.n) * sizeof(double)), rows(kMaxM * sizeof(RowStats)),
+        count(sizeof(long long)) {}
+  // fp64 reference of x[m] (W w) into ref.
+  void reference(int m, const void* x, const void* w) { reference_device(spec, m, x, w, ref.as<double>(), nullptr); }
+  // y [m, n_out] (buffer of kMaxM x N, poisoned before the run) vs ref; returns the summary
+  // with the untouched-tail check folded in.
+  Metrics check(int m, const void* y, const double* r = nullptr) {
+    const int64_t n_out = spec.out_cols(m);
+    row_stats_device(y, spec.out_dtype, r ? r : ref.as<double>(), m, n_out, rows.as<RowStats>(), nullptr);
+    std::vector<RowStats> host(static_cast<std::size_t>(m));
+    EXPECT_EQ(cudaMemcpy(host.data(), rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    Metrics res = summarize_rows(host, tolerance_for(spec));
+    const int64_t used = int64_t(m) * n_out, total = int64_t(kMaxM) * spec.n;
+    count_written_device(static_cast<const uint16_t*>(y) + used, spec.out_dtype, total - used,
+                         count.as<long long>(), nullptr);
+    long long oob = 0;
+    EXPECT_EQ(cudaMemcpy(&oob, count.get(), sizeof oob, cudaMemcpyDeviceToHost), cudaSuccess);
+    add_oob_check(res, oob);
+    return res;
+  }
+};
+
+void poison(const ProjectionSpec& spec, void* y, cudaStream_t s) {
+  poison_output(y, std::size_t(kMaxM) * std::size_t(spec.n), spec.out_dtype, s);
+}
+
+std::unique_ptr<Projection> make(const ProjectionSpec& spec, const void* w, const std::string& method) {
+  ProjectionOptions opts;
+  opts.max_m = kMaxM;
+  return std::make_unique<Projection>(make_single_method_projection(spec, w, method, opts));
+}
+
+TEST(SplitkMmaL2, AllConfigsMatchFp64Reference) {
+  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  const DeviceInfo dev = DeviceInfo::query(0);
+  const std::vector<std::string> cfgs = family_configs();
+  ASSERT_FALSE(cfgs.empty()) << "splitk_mma_l2 not registered";
+  for (const char* fname : kDense) {
+    const ProjectionSpec& spec = builtin_spec(fname);
+    SCOPED_TRACE(spec.name);
+    DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
+        y(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
+    fill_weights(w.get(), spec, 21, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<std::unique_ptr<Projection>> ps;
+    for (const std::string& c : cfgs) {
+      const std::string why = method_applicability(spec, c, 1, kMaxM, dev);
+      ASSERT_EQ(why, "") << c;  // every config is meant to cover the four dense families
+      ps.push_back(make(spec, w.get(), c));
+    }
+    Checker chk(spec);
+    for (int m : kMs) {
+      fill_activations(x.get(), m, spec.k, 300 + uint64_t(m), nullptr);
+      chk.reference(m, x.get(), w.get());
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        SCOPED_TRACE(cfgs[i] + " M=" + std::to_string(m));
+        poison(spec, y.get(), nullptr);
+        const Status st = ps[i]->run(x.get(), m, y.get(), nullptr);
+        ASSERT_TRUE(st.ok()) << st.message;
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        const Metrics r = chk.check(m, y.get());
+        EXPECT_TRUE(r.pass) << r.reason;
+        EXPECT_EQ(r.unwritten, 0);
+        EXPECT_EQ(r.oob_writes, 0);
+      }
+    }
+  }
+}
+
+// Two replays of one captured call in a row: the second only passes if the first left the
+// workspace and counters clean. qkv M = 9 (full N) and unpooler M = 7 (the 1024-row slice).
+TEST(SplitkMmaL2, GraphReplayedTwiceStaysCorrect) {
+  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  const std::vector<std::string> cfgs = family_configs();
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  for (auto [fname, m] : {std::pair<const char*, int>{"qkv", 9}, {"unpooler", 7}}) {
+    const ProjectionSpec& spec = builtin_spec(fname);
+    DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
+        y(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
+    fill_weights(w.get(), spec, 22, nullptr);
+    fill_activations(x.get(), m, spec.k, 23, nullptr);
+    Checker chk(spec);
+    chk.reference(m, x.get(), w.get());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (const std::string& c : cfgs) {
+      SCOPED_TRACE(spec.name + " " + c + " M=" + std::to_string(m));
+      const auto p = make(spec, w.get(), c);
+      cudaGraph_t g;
+      ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+      const Status st = p->run(x.get(), m, y.get(), s);
+      ASSERT_EQ(cudaStreamEndCapture(s, &g), cudaSuccess);
+      ASSERT_TRUE(st.ok()) << st.message;
+      cudaGraphExec_t ge;
+      ASSERT_EQ(cudaGraphInstantiate(&ge, g, 0), cudaSuccess);
+      for (int rep = 0; rep < 2; ++rep) {
+        poison(spec, y.get(), s);
+        ASSERT_EQ(cudaGraphLaunch(ge, s), cudaSuccess);
+        ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+        const Metrics r = chk.check(m, y.get());
+        EXPECT_TRUE(r.pass) << "replay " << rep << ": " << r.reason;
+        EXPECT_EQ(r.oob_writes, 0);
+      }
+      cudaGraphExecDestroy(ge);
+      cudaGraphDestroy(g);
+    }
+  }
+  cudaStreamDestroy(s);
+}
+
+// Two Projections (same config, different weights) running at once on two streams, three calls
+// each interleaved: each owns its workspace, so both stay correct.
+TEST(SplitkMmaL2, TwoProjectionsOnTwoStreams) {
+  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  const ProjectionSpec& spec = builtin_spec("qkv");
+  const int ma = 17, mb = 33;
+  DeviceBuffer wa(spec.weight_bytes()), wb(spec.weight_bytes());
+  DeviceBuffer xa(std::size_t(kMaxM) * std::size_t(spec.k) * 2), xb(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
+  DeviceBuffer ya(std::size_t(kMaxM) * std::size_t(spec.n) * 2), yb(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
+  fill_weights(wa.get(), spec, 31, nullptr);
+  fill_weights(wb.get(), spec, 32, nullptr);
+  fill_activations(xa.get(), ma, spec.k, 33, nullptr);
+  fill_activations(xb.get(), mb, spec.k, 34, nullptr);
+  Checker ca(spec), cb(spec);
+  ca.reference(ma, xa.get(), wa.get());
+  cb.reference(mb, xb.get(), wb.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaStream_t s1, s2;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  for (const std::string& c : family_configs()) {
+    SCOPED_TRACE(c);
+    const auto pa = make(spec, wa.get(), c);
+    const auto pb = make(spec, wb.get(), c);
+    poison(spec, ya.get(), s1);
+    poison(spec, yb.get(), s2);
+    for (int rep = 0; rep < 3; ++rep) {
+      ASSERT_TRUE(pa->run(xa.get(), ma, ya.get(), s1).ok());
+      ASSERT_TRUE(pb->run(xb.get(), mb, yb.get(), s2).ok());
+    }
+    ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
+    const Metrics ra = ca.check(ma, ya.get()), rb = cb.check(mb, yb.get());
+    EXPECT_TRUE(ra.pass) << "stream 1: " << ra.reason;
+    EXPECT_TRUE(rb.pass) << "stream 2: " << rb.reason;
+  }
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+// NaN in x row 2 makes y row 2 all NaN (fp32 adds propagate it) and leaves the other rows
+// finite; the next clean call is correct again (the NaN workspace tile was reset).
+TEST(SplitkMmaL2, NanPropagatesAndDoesNotPersist) {
+  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  const ProjectionSpec& spec = builtin_spec("pooler");
+  const int m = 8;
+  DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
+      y(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
+  fill_weights(w.get(), spec, 41, nullptr);
+  fill_activations(x.get(), m, spec.k, 42, nullptr);
+  Checker chk(spec);
+  chk.reference(m, x.get(), w.get());
+  for (const std::string& c : family_configs()) {
+    SCOPED_TRACE(c);
+    const auto p = make(spec, w.get(), c);
+    set_activation(x.get(), 2 * spec.k + 77, std::numeric_limits<float>::quiet_NaN(), nullptr);
+    poison(spec, y.get(), nullptr);
+    ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
+    std::vector<uint16_t> host(std::size_t(m) * std::size_t(spec.n));
+    ASSERT_EQ(cudaMemcpy(host.data(), y.get(), host.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+    long long row2_not_nan = 0, other_nonfinite = 0;
+    for (int t = 0; t < m; ++t)
+      for (int64_t n = 0; n < spec.n; ++n) {
+        const uint16_t b = host[std::size_t(t) * std::size_t(spec.n) + std::size_t(n)];
+        const bool nan = (b & 0x7F80) == 0x7F80 && (b & 0x007F) != 0;
+        const bool finite = (b & 0x7F80) != 0x7F80;
+        if (t == 2) row2_not_nan += !nan || b == kPoisonBf16;  // the poison is a NaN too
+        else other_nonfinite += !finite;
+      }
+    EXPECT_EQ(row2_not_nan, 0);
+    EXPECT_EQ(other_nonfinite, 0);
+    // Restore x (regenerate: the generator is deterministic) and call again.
+    fill_activations(x.get(), m, spec.k, 42, nullptr);
+    poison(spec, y.get(), nullptr);
+    ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const Metrics r = chk.check(m, y.get());
+    EXPECT_TRUE(r.pass) << "after NaN call: " << r.reason;
+  }
+}
+
+}  // namespace
