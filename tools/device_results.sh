@@ -6,12 +6,17 @@
 #   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps;
 #   also: tune (writes OUT/h200.json and OUT/tune.jsonl; later steps then use that plan),
 #   sweep (bench --m-sweep 1..256 -> OUT/bench-sweep.json), report (atlas of the sweep),
-#   pytest (the Python binding against torch; needs BIN_DIR/libprojkit.so).
+#   pytest (the Python binding against torch; needs BIN_DIR/libprojkit.so),
+#   screen (tools/screen_configs.py over $SCREEN_KERNELS; the tune then screens
+#   $TUNE_KERNELS plus the screened kernels that passed).
+# Environment: PROJKIT_BENCH_ARGS (extra bench/floor arguments), SCREEN_KERNELS,
+#   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments).
 # A short table of the headline numbers is printed last.
 set -uo pipefail
 BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
 EXTRA=${PROJKIT_BENCH_ARGS:-}
 PLAN_ARGS=()
+TUNE_KERNELS=${TUNE_KERNELS:-}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 LOG="$OUT/device-log.txt"
@@ -29,9 +34,15 @@ for s in $STEPS; do
       step "gpu tests under compute-sanitizer memcheck"
       timeout 240 tests/run_memcheck.sh "$BIN/projkit_gpu_tests" >"$OUT/memcheck.txt" 2>&1 || status=1
       tail -4 "$OUT/memcheck.txt" ;;
+    screen)
+      step "screen configs of: ${SCREEN_KERNELS:-}"
+      passed=$(python3 tools/screen_configs.py "$BIN/projkit" "${SCREEN_KERNELS:-}" --out "$OUT/screen.json" | tee -a "$LOG" | tail -1)
+      [ -n "$TUNE_KERNELS" ] && [ -n "$passed" ] && TUNE_KERNELS="$TUNE_KERNELS,$passed"
+      echo "kernels for the tune: ${TUNE_KERNELS:-all}" | tee -a "$LOG" ;;
     tune)
-      step "tune (all families, M 1..256)"
-      "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/h200.json" 2>"$OUT/tune.err" | tee -a "$LOG" || status=1
+      step "tune (all families, M 1..256; kernels: ${TUNE_KERNELS:-all})"
+      "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/h200.json" ${TUNE_KERNELS:+--kernels "$TUNE_KERNELS"} \
+        ${TUNE_ARGS:-} 2>"$OUT/tune.err" | tee -a "$LOG" || status=1
       tail -3 "$OUT/tune.err"
       # Later steps (and the GPU tests, which read plans/<slug>.json) use the tuned plan.
       [ -s "$OUT/h200.json" ] && PLAN_ARGS=(--plan "$OUT/h200.json") && cp "$OUT/h200.json" plans/h200.json ;;
