@@ -13,6 +13,7 @@ extern const KernelFamily kSplitkMmaL2;       // src/kernels/splitk_mma_l2.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 extern const KernelFamily kWgmmaStreamK;      // src/kernels/wgmma_streamk.cu
+extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -25,6 +26,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kFragmentStreamMma,
       &kWgmmaTma,
       &kWgmmaStreamK,
+      &kRouterHiloWgmma,
   };
   return all;
 }

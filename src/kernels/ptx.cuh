@@ -109,6 +109,11 @@ __device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const uint4& a, ui
   mma_bf16_16816(d, a.x, a.y, a.z, a.w, b0, b1);
 }
 
+// Make this thread's generic-proxy shared-memory writes (st.shared, cp.async after its
+// wait_group) visible to the async proxy, which is how wgmma reads its smem operands. Needed
+// between filling a wgmma operand tile with ordinary copies and the barrier before the wgmma.
+__device__ __forceinline__ void fence_proxy_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
 // Shared-memory address of a generic pointer (what ldmatrix / cp.async take).
 __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));

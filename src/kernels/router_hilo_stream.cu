@@ -25,6 +25,7 @@
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"
+#include "kernels/router_splitk_pdl.cuh"
 
 namespace projkit {
 namespace {
@@ -63,13 +64,6 @@ __host__ __device__ constexpr int smem_bytes(int m) {
   const int rows = smem_rows<KW, WN, QT>(m);
   const int nbuf = m > S::TT ? 2 : 1;
   return nbuf * rows * S::kXRow + rows * S::kRedPerTok;
-}
-
-// Zero y before the atomics of the compute kernel; first thing: release the dependent.
-__global__ void router_zero_kernel(float4* __restrict__ y, int n4) {
-  ptx::griddep_launch_dependents();
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x)
-    y[i] = make_float4(0.f, 0.f, 0.f, 0.f);
 }
 
 template <int KW, int WN, int QT>
@@ -231,27 +225,12 @@ class RouterHiloStream final : public PreparedMethod {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_stream: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_stream: x and y must be 16-byte aligned"};
-    float* y = static_cast<float*>(a.y);
-    // 1) zero y (the compute kernel accumulates into it)
-    const int n4 = int(a.m * a.n_out / 4);
-    router_zero_kernel<<<unsigned((n4 + 255) / 256), 256, 0, a.stream>>>(reinterpret_cast<float4*>(y), n4);
-    Status zs = cuda_status(cudaGetLastError(), "router_zero_kernel launch");
-    if (!zs.ok()) return zs;
-    // 2) compute, as a programmatic dependent of the zeroing
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t lc = {};
-    lc.gridDim = dim3(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1);
-    lc.blockDim = dim3(kThreads);
-    lc.dynamicSmemBytes = std::size_t(v_.smem(a.m));
-    lc.stream = a.stream;
-    lc.attrs = attr;
-    lc.numAttrs = 1;
-    cudaError_t e = cudaLaunchKernelEx(&lc, v_.fn, static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
-                                       y, a.m, int(a.n_out), int(spec_.k));
-    if (e != cudaSuccess) return cuda_status(e, "router_hilo_stream_kernel launch");
-    return cuda_status(cudaGetLastError(), "router_hilo_stream_kernel launch");
+    // zero y, then the compute kernel as its programmatic dependent (kernels/router_splitk_pdl.cuh)
+    return launch_zeroed_splitk("router_hilo_stream_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
+                                dim3(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1), dim3(kThreads),
+                                std::size_t(v_.smem(a.m)), a.stream, v_.fn, static_cast<const __nv_bfloat16*>(a.x),
+                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k));
   }
 
  private:

@@ -1,0 +1,205 @@
+// router_hilo_wgmma correctness on the GPU (skips without an sm_90 GPU): every config at M
+// around the token-tile edges against the lab's fp64 device reference (y poisoned with NaN
+// first, every element must be written, rel L2 <= 1e-4 globally and per row); non-finite
+// propagation (a NaN row of x gives a NaN row of y; an Inf entry gives +-Inf, not NaN, where
+// the weight column is nonzero); two replays of one captured CUDA graph (the zeroing is inside
+// the call); two Projections on two streams at once.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/method.hpp"
+#include "lab/inputs.hpp"
+#include "lab/metrics.hpp"
+#include "lab/reference.hpp"
+
+namespace projkit {
+namespace {
+
+using namespace projkit::lab;
+
+constexpr int kMaxM = 256;
+const int kMs[] = {1, 32, 33, 64, 65, 100, 128, 129, 192, 193, 200, 255, 256};
+
+bool have_sm90(DeviceInfo* dev) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return false;
+  *dev = DeviceInfo::query(0);
+  return dev->is_hopper_sm90();
+}
+
+struct Rig {
+  const ProjectionSpec& spec = builtin_spec("router");
+  DeviceBuffer w{spec.weight_bytes()};
+  DeviceBuffer x{std::size_t(kMaxM) * std::size_t(spec.k) * 2};
+  DeviceBuffer y{std::size_t(kMaxM) * std::size_t(spec.n) * 4};
+  DeviceBuffer ref{std::size_t(kMaxM) * std::size_t(spec.n) * sizeof(double)};
+  DeviceBuffer rows{std::size_t(kMaxM) * sizeof(RowStats)};
+  Rig() {
+    fill_weights(w.get(), spec, 21, nullptr);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  }
+  // y (already computed on `st`) against the fp64 reference for the current x.
+  Metrics check(int m, cudaStream_t st, const DeviceBuffer& yb) {
+    reference_device(spec, m, x.get(), w.get(), ref.as<double>(), st);
+    row_stats_device(yb.get(), DType::f32, ref.as<double>(), m, spec.n, rows.as<RowStats>(), st);
+    std::vector<RowStats> host(static_cast<std::size_t>(m));
+    EXPECT_EQ(cudaStreamSynchronize(st), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(host.data(), rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost), cudaSuccess);
+    return summarize_rows(host, tolerance_for(spec));
+  }
+};
+
+TEST(RouterHiloWgmma, AllConfigsMatchFp64Reference) {
+  DeviceInfo dev;
+  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  ASSERT_NE(fam, nullptr);
+  Rig r;
+  int tested = 0;
+  for (const Config& cfg : fam->configs()) {
+    if (!fam->applicable(r.spec, cfg, 33, 33, dev).empty()) continue;
+    ++tested;
+    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
+    for (int m : kMs) {
+      if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;  // split16: x slice fits TN <= 192 only
+      SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
+      fill_activations(r.x.get(), m, r.spec.k, 300 + uint64_t(m), nullptr);
+      poison_output(r.y.get(), std::size_t(m) * std::size_t(r.spec.n), DType::f32, nullptr);
+      const Status s = pm->run(RunArgs{r.x.get(), m, r.spec.n, r.y.get(), nullptr});
+      ASSERT_TRUE(s.ok()) << s.message;
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      const Metrics mt = r.check(m, nullptr, r.y);
+      EXPECT_EQ(mt.unwritten, 0);
+      EXPECT_TRUE(mt.pass) << mt.reason << " rel_l2 " << mt.rel_l2 << " worst row " << mt.worst_row_rel_l2;
+    }
+  }
+  EXPECT_GT(tested, 0);
+}
+
+// NaN in x: the whole y row is NaN. Inf in x[t][c]: y[t][n] = +-Inf with the sign of W[n][c]
+// where W[n][c] != 0 (hi and lo carry the sign of w, so no Inf - Inf), NaN where it is 0.
+TEST(RouterHiloWgmma, NonFinitePropagation) {
+  DeviceInfo dev;
+  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  ASSERT_NE(fam, nullptr);
+  Rig r;
+  const int64_t N = r.spec.n, K = r.spec.k;
+  std::vector<float> wh(std::size_t(N) * K);  // the weights exactly as the kernel saw them
+  ASSERT_EQ(cudaMemcpy(wh.data(), r.w.get(), wh.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (const Config& cfg : fam->configs()) {
+    const int m = 129;
+    if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
+    SCOPED_TRACE(cfg.name());
+    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
+    const int nan_row = 5, inf_row = 128;
+    const int64_t inf_col = 4097;  // inside the second half of a K split, not a chunk edge
+    fill_activations(r.x.get(), m, K, 77, nullptr);
+    ASSERT_EQ(cudaMemset(static_cast<uint8_t*>(r.x.get()) + nan_row * K * 2, 0xFF, std::size_t(K) * 2), cudaSuccess);
+    set_activation(r.x.get(), inf_row * K + inf_col, INFINITY, nullptr);
+    poison_output(r.y.get(), std::size_t(m) * std::size_t(N), DType::f32, nullptr);
+    const Status s = pm->run(RunArgs{r.x.get(), m, N, r.y.get(), nullptr});
+    ASSERT_TRUE(s.ok()) << s.message;
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<float> y(std::size_t(m) * N);
+    ASSERT_EQ(cudaMemcpy(y.data(), r.y.get(), y.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    int bad_nan = 0, bad_inf = 0, bad_finite = 0;
+    for (int t = 0; t < m; ++t)
+      for (int64_t n = 0; n < N; ++n) {
+        const float v = y[std::size_t(t) * N + n];
+        if (t == nan_row) {
+          bad_nan += !std::isnan(v);
+        } else if (t == inf_row) {
+          const float wv = wh[std::size_t(n) * K + inf_col];
+          if (wv != 0.0f) bad_inf += !(std::isinf(v) && std::signbit(v) == std::signbit(wv));
+          else bad_inf += !std::isnan(v);
+        } else {
+          bad_finite += !std::isfinite(v);
+        }
+      }
+    EXPECT_EQ(bad_nan, 0) << "NaN row of x must give a NaN row of y";
+    EXPECT_EQ(bad_inf, 0) << "Inf in x must give +-Inf (sign of w) where w != 0";
+    EXPECT_EQ(bad_finite, 0) << "other rows must stay finite";
+  }
+}
+
+// One call captured in a graph, replayed twice on fresh activations and a re-poisoned y.
+TEST(RouterHiloWgmma, GraphReplayTwice) {
+  DeviceInfo dev;
+  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  ASSERT_NE(fam, nullptr);
+  Rig r;
+  cudaStream_t st;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+  for (const Config& cfg : fam->configs()) {
+    const int m = 200;
+    if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
+    SCOPED_TRACE(cfg.name());
+    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
+    cudaGraph_t g = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    const Status s = pm->run(RunArgs{r.x.get(), m, r.spec.n, r.y.get(), st});
+    ASSERT_EQ(cudaStreamEndCapture(st, &g), cudaSuccess);
+    ASSERT_TRUE(s.ok()) << s.message;
+    cudaGraphExec_t ge = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&ge, g, 0), cudaSuccess);
+    for (int rep = 0; rep < 2; ++rep) {
+      SCOPED_TRACE("replay " + std::to_string(rep));
+      fill_activations(r.x.get(), m, r.spec.k, 900 + uint64_t(rep), st);
+      poison_output(r.y.get(), std::size_t(m) * std::size_t(r.spec.n), DType::f32, st);
+      ASSERT_EQ(cudaGraphLaunch(ge, st), cudaSuccess);
+      const Metrics mt = r.check(m, st, r.y);
+      EXPECT_EQ(mt.unwritten, 0);
+      EXPECT_TRUE(mt.pass) << mt.reason << " rel_l2 " << mt.rel_l2;
+    }
+    cudaGraphExecDestroy(ge);
+    cudaGraphDestroy(g);
+  }
+  cudaStreamDestroy(st);
+}
+
+// Two Projections (different weights, different M) running concurrently on two streams.
+TEST(RouterHiloWgmma, TwoProjectionsTwoStreams) {
+  DeviceInfo dev;
+  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  ASSERT_NE(fam, nullptr);
+  const ProjectionSpec& spec = builtin_spec("router");
+  std::string method;
+  for (const Config& cfg : fam->configs())
+    if (method.empty() && fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) method = cfg.name();
+  ASSERT_FALSE(method.empty());
+  Rig a, b;
+  fill_weights(b.w.get(), spec, 22, nullptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ProjectionOptions opts;
+  opts.max_m = kMaxM;
+  const Projection pa = make_single_method_projection(spec, a.w.get(), method, opts);
+  const Projection pb = make_single_method_projection(spec, b.w.get(), method, opts);
+  const int ma = 256, mb = 65;
+  fill_activations(a.x.get(), ma, spec.k, 501, nullptr);
+  fill_activations(b.x.get(), mb, spec.k, 502, nullptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaStream_t sa, sb;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&sa, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&sb, cudaStreamNonBlocking), cudaSuccess);
+  for (int it = 0; it < 4; ++it) {  // interleaved launches; each call re-zeroes its own y
+    ASSERT_TRUE(pa.run(a.x.get(), ma, a.y.get(), sa).ok());
+    ASSERT_TRUE(pb.run(b.x.get(), mb, b.y.get(), sb).ok());
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const Metrics ra = a.check(ma, nullptr, a.y), rb = b.check(mb, nullptr, b.y);
+  EXPECT_TRUE(ra.pass) << method << " stream A: " << ra.reason;
+  EXPECT_TRUE(rb.pass) << method << " stream B: " << rb.reason;
+  EXPECT_EQ(ra.unwritten + rb.unwritten, 0);
+  cudaStreamDestroy(sa);
+  cudaStreamDestroy(sb);
+}
+
+}  // namespace
+}  // namespace projkit
