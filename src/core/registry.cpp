@@ -5,6 +5,7 @@
 namespace projkit {
 
 extern const KernelFamily kBaselineCublas;    // src/baseline/cublas_linear.cpp
+extern const KernelFamily kCublasLtPlan;      // src/kernels/cublaslt_plan.cpp
 extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 // kernel families added by the kernel issues are declared below this line
 // (router) extern const KernelFamily kRouterHiloSplitk;
@@ -15,6 +16,7 @@ extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
       &kBaselineCublas,
+      &kCublasLtPlan,
       &kReferenceSimt,
       // (router) &kRouterHiloSplitk,
       // (dense small M) &kGemvStream,
