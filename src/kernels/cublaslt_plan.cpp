@@ -124,15 +124,18 @@ struct MatmulDesc {
 
 struct Preference {
   cublasLtMatmulPreference_t p = nullptr;
-  explicit Preference(bool align16) {
+  // masked: ask cuBLASLt itself for fp32-reduction configs only (the results are filtered
+  // again in query(); the unmasked preference is the fallback when the mask leaves nothing).
+  Preference(bool align16, bool masked) {
     lt_check(cublasLtMatmulPreferenceCreate(&p), "cublasLtMatmulPreferenceCreate");
     uint64_t ws = kLtWorkspaceBytes;
     lt_check(cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
              "pref MAX_WORKSPACE_BYTES");
     // fp32 split-K only: partials kept in the compute type (or no split at all).
     uint32_t red = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
-    lt_check(cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &red, sizeof(red)),
-             "pref REDUCTION_SCHEME_MASK");
+    if (masked)
+      lt_check(cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &red, sizeof(red)),
+               "pref REDUCTION_SCHEME_MASK");
     // Never an fp16 accumulator (the contract is fp32 accumulation).
     uint64_t impl = ~uint64_t(CUBLASLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_16F);
     lt_check(cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_IMPL_MASK, &impl, sizeof(impl)),
@@ -192,10 +195,15 @@ cublaslt_plan::HeuristicEntry entry_of(const cublasLtMatmulAlgo_t& algo, std::si
   return e;
 }
 
-// Heuristic proposals, filtered to what the contract allows. Returns the count kept
-// (0 and *why when cuBLASLt rejects the description).
-int query(cublasLtHandle_t h, const MatmulDesc& desc, const Layouts& l, const Preference& pref,
-          cublasLtMatmulHeuristicResult_t (&out)[kHeuristicRequest], std::string* why) {
+// The two preferences of one alignment class: reduction-masked first, unmasked fallback.
+struct Preferences {
+  Preference masked, unmasked;
+  explicit Preferences(bool align16) : masked(align16, true), unmasked(align16, false) {}
+};
+
+// Heuristic proposals from one preference, filtered to what the contract allows.
+int query_one(cublasLtHandle_t h, const MatmulDesc& desc, const Layouts& l, const Preference& pref,
+              cublasLtMatmulHeuristicResult_t (&out)[kHeuristicRequest], std::string* why) {
   cublasLtMatmulHeuristicResult_t res[kHeuristicRequest] = {};
   int count = 0;
   cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(h, desc.d, l.a.l, l.b.l, l.d.l, l.d.l, pref.p, kHeuristicRequest,
@@ -218,6 +226,14 @@ int query(cublasLtHandle_t h, const MatmulDesc& desc, const Layouts& l, const Pr
   return kept;
 }
 
+// The list ranks index: the reduction-masked query, or the filtered unmasked one when the
+// mask leaves nothing. Returns the count kept (0 and *why when cuBLASLt rejects the layout).
+int query(cublasLtHandle_t h, const MatmulDesc& desc, const Layouts& l, const Preferences& prefs,
+          cublasLtMatmulHeuristicResult_t (&out)[kHeuristicRequest], std::string* why) {
+  const int kept = query_one(h, desc, l, prefs.masked, out, why);
+  return kept > 0 ? kept : query_one(h, desc, l, prefs.unmasked, out, why);
+}
+
 // ---------------------------------------------------------------- prepared method
 class CublasLtPlan final : public PreparedMethod {
  public:
@@ -232,7 +248,7 @@ class CublasLtPlan final : public PreparedMethod {
         desc_(o_),
         workspace_(kLtWorkspaceBytes) {
     w_aligned256_ = (reinterpret_cast<uintptr_t>(w_) & 255u) == 0;
-    Preference pref256(false), pref16(true);
+    Preferences pref256(false), pref16(true);
     table_.reserve(std::size_t(max_m_));
     for (int m = 1; m <= max_m_; ++m) {
       PerM e;
@@ -269,9 +285,14 @@ class CublasLtPlan final : public PreparedMethod {
     std::string s;
     for (int t = 0; t < 2; ++t) {
       s += t == 0 ? "a256[" : " a16[";
-      s += "rank" + std::to_string(rank_);
-      if (e.rank_used[t] != rank_) s += "->" + std::to_string(e.rank_used[t]);
-      s += " " + e.entry[t].str();
+      s += "rank";
+      s += std::to_string(rank_);
+      if (e.rank_used[t] != rank_) {
+        s += "->";
+        s += std::to_string(e.rank_used[t]);
+      }
+      s += ' ';
+      s += e.entry[t].str();
       if (splitk_ > 1) s += e.split_applied[t] ? " splitk-applied" : " splitk-refused";
       s += "]";
     }
@@ -287,7 +308,7 @@ class CublasLtPlan final : public PreparedMethod {
     cublaslt_plan::HeuristicEntry entry[2];
   };
 
-  void resolve(PerM& e, int t, const Preference& pref, int m) {
+  void resolve(PerM& e, int t, const Preferences& pref, int m) {
     cublasLtMatmulHeuristicResult_t res[kHeuristicRequest];
     std::string why;
     const int kept = query(handle_.h, desc_, e.layouts, pref, res, &why);
@@ -397,7 +418,7 @@ std::string HeuristicEntry::str() const {
 }
 
 std::vector<HeuristicEntry> heuristic_list(const ProjectionSpec& spec, int orient, int m, bool align16,
-                                           std::string* why) {
+                                           std::string* why, bool raw) {
   std::vector<HeuristicEntry> out;
   if (orient < 0 || orient >= kOrientations) {
     if (why) *why = "orient out of range";
@@ -405,10 +426,20 @@ std::vector<HeuristicEntry> heuristic_list(const ProjectionSpec& spec, int orien
   }
   LtHandle h;
   MatmulDesc desc(kOrient[orient]);
-  Preference pref(align16);
+  Preferences pref(align16);
   Layouts l = make_layouts(kOrient[orient], m, spec.out_cols(m), spec.k);
-  cublasLtMatmulHeuristicResult_t res[kHeuristicRequest];
-  const int kept = query(h.h, desc, l, pref, res, why);
+  cublasLtMatmulHeuristicResult_t res[kHeuristicRequest] = {};
+  int kept = 0;
+  if (raw) {  // unmasked and unfiltered: what cuBLASLt proposes before the contract filter
+    cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(h.h, desc.d, l.a.l, l.b.l, l.d.l, l.d.l, pref.unmasked.p,
+                                                      kHeuristicRequest, res, &kept);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+      if (why) *why = lt_msg(s, "cublasLtMatmulAlgoGetHeuristic");
+      kept = 0;
+    }
+  } else {
+    kept = query(h.h, desc, l, pref, res, why);
+  }
   for (int i = 0; i < kept; ++i) out.push_back(entry_of(res[i].algo, res[i].workspaceSize, res[i].wavesCount));
   return out;
 }

@@ -25,9 +25,10 @@ struct HeuristicEntry {
 
 // The filtered heuristic list that ranks index, for spec at m in orientation `orient`,
 // on the current device. align16: the list for 16-byte-aligned pointers (else 256).
-// Empty with *why set when cuBLASLt rejects the layout description.
+// Empty with *why set when cuBLASLt rejects the layout description. raw: cuBLASLt's own
+// list without the reduction mask and without the fp32-reduction filter (exploration).
 std::vector<HeuristicEntry> heuristic_list(const ProjectionSpec& spec, int orient, int m, bool align16,
-                                           std::string* why);
+                                           std::string* why, bool raw = false);
 
 // What a prepared cublaslt method resolved for m: "rank<r>[->0] <algo> [splitk S applied|refused]"
 // for the 256-byte-aligned table and the 16-byte table. "" if pm is not a cublaslt method.
