@@ -5,6 +5,7 @@
 namespace projkit {
 
 extern const KernelFamily kBaselineCublas;    // src/baseline/cublas_linear.cpp
+extern const KernelFamily kCublasLtPlan;      // src/kernels/cublaslt_plan.cpp
 extern const KernelFamily kReferenceSimt;     // src/kernels/reference_simt.cu
 extern const KernelFamily kRouterHiloStream;  // src/kernels/router_hilo_stream.cu
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
@@ -18,6 +19,7 @@ extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.c
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
       &kBaselineCublas,
+      &kCublasLtPlan,
       &kReferenceSimt,
       &kRouterHiloStream,
       &kGemvStream,

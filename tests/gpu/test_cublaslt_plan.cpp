@@ -1,0 +1,232 @@
+// cublaslt family: config list / applicability (host only), and on an sm_90 GPU every
+// config against an fp64 CPU reference on the four dense families (sampled rows incl. a
+// probe row, the unpooler slice, 16-byte-aligned pointers), graph replay == eager run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "core/method.hpp"
+#include "kernels/cublaslt_plan.hpp"
+
+using namespace projkit;
+
+namespace {
+bool have_gpu() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+#define REQUIRE_GPU()                                                  \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped"; \
+  if (!DeviceInfo::query(0).is_hopper_sm90()) GTEST_SKIP() << "not an sm_90 GPU: skipped"
+
+DeviceInfo hopper() {
+  DeviceInfo d;
+  d.name = "test-hopper";
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  d.sm_count = 132;
+  return d;
+}
+
+struct DevMem {
+  void* p = nullptr;
+  explicit DevMem(size_t bytes) { cuda_check(cudaMalloc(&p, bytes), "cudaMalloc"); }
+  ~DevMem() { cudaFree(p); }
+};
+
+uint16_t f2bf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+double bf2d(uint16_t b) {
+  uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// x rows with r % 8 == 3 are probe rows: one power-of-two entry, the rest zero.
+std::vector<uint16_t> make_x(int rows, int64_t k, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<uint16_t> x(size_t(rows) * size_t(k), 0);
+  for (int r = 0; r < rows; ++r) {
+    if (r % 8 == 3) {
+      x[size_t(r) * size_t(k) + size_t((int64_t(r) * 131) % k)] = f2bf(std::ldexp(1.f, r % 5 - 2));
+      continue;
+    }
+    for (int64_t c = 0; c < k; ++c) x[size_t(r) * size_t(k) + size_t(c)] = f2bf(d(g));
+  }
+  return x;
+}
+
+std::vector<uint16_t> make_w(int64_t n, int64_t k, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(-0.05f, 0.05f);
+  std::vector<uint16_t> w(size_t(n) * size_t(k));
+  for (auto& v : w) v = f2bf(d(g));
+  return w;
+}
+
+// fp64 reference of one output row over all n W rows.
+std::vector<double> ref_row(const std::vector<uint16_t>& x, const std::vector<uint16_t>& w, int64_t n_rows, int64_t k,
+                            int row) {
+  std::vector<double> xr(static_cast<size_t>(k)), out(static_cast<size_t>(n_rows));
+  for (int64_t c = 0; c < k; ++c) xr[size_t(c)] = bf2d(x[size_t(row) * size_t(k) + size_t(c)]);
+  for (int64_t n = 0; n < n_rows; ++n) {
+    double acc = 0;
+    const uint16_t* wr = &w[size_t(n) * size_t(k)];
+    for (int64_t c = 0; c < k; ++c) acc += xr[size_t(c)] * bf2d(wr[c]);
+    out[size_t(n)] = acc;
+  }
+  return out;
+}
+
+// Relative L2 error of one output row (its first n_out entries) against fp64.
+double row_error(const std::vector<double>& ref, const uint16_t* y_row, int64_t n_out) {
+  double num = 0, den = 0;
+  for (int64_t n = 0; n < n_out; ++n) {
+    const double d = bf2d(y_row[n]) - ref[size_t(n)];
+    num += d * d;
+    den += ref[size_t(n)] * ref[size_t(n)];
+  }
+  return std::sqrt(num / den);
+}
+}  // namespace
+
+TEST(CublasLtPlan, ConfigsAreExplicitAndApplyToEveryDenseFamily) {
+  const KernelFamily* kf = find_kernel_family("cublaslt");
+  ASSERT_NE(kf, nullptr);
+  const auto cfgs = kf->configs();
+  ASSERT_GE(cfgs.size(), 8u);
+  for (const Config& c : cfgs) {
+    EXPECT_EQ(Config::parse(c.name()).name(), c.name());
+    for (const char* fam : {"qkv", "o", "pooler", "unpooler"})
+      EXPECT_EQ(kf->applicable(builtin_spec(fam), c, 1, 256, hopper()), "") << c.name() << " " << fam;
+  }
+}
+
+TEST(CublasLtPlan, ApplicableNamesTheViolatedConstraint) {
+  const KernelFamily* kf = find_kernel_family("cublaslt");
+  ASSERT_NE(kf, nullptr);
+  const Config ok = Config::parse("cublaslt.orient0.rank0");
+  EXPECT_NE(kf->applicable(builtin_spec("router"), ok, 1, 8, hopper()).find("bf16"), std::string::npos);
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient9.rank0"), 1, 8, hopper()).find("orient"),
+            std::string::npos);
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient0.rank99"), 1, 8, hopper()).find("rank"),
+            std::string::npos);
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient0.rank0.tile3"), 1, 8, hopper())
+                .find("unknown config key"),
+            std::string::npos);
+  ProjectionSpec odd;
+  odd.name = "odd";
+  odd.n = 64;
+  odd.k = 100;
+  EXPECT_NE(kf->applicable(odd, ok, 1, 8, hopper()).find("K % 8"), std::string::npos);
+  odd.k = 128;
+  odd.n = 60;
+  EXPECT_NE(kf->applicable(odd, ok, 1, 8, hopper()).find("N % 8"), std::string::npos);
+  DeviceInfo old = hopper();
+  old.cc_major = 7;
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), ok, 1, 8, old).find("compute capability"), std::string::npos);
+}
+
+TEST(CublasLtPlan, EveryConfigMatchesFp64OnDenseFamilies) {
+  REQUIRE_GPU();
+  const KernelFamily* kf = find_kernel_family("cublaslt");
+  const DeviceInfo dev = DeviceInfo::query(0);
+  const int max_m = 64;
+  for (const char* fam : {"qkv", "o", "pooler", "unpooler"}) {
+    const ProjectionSpec& spec = builtin_spec(fam);
+    const auto w = make_w(spec.n, spec.k, 7);
+    const auto x = make_x(max_m, spec.k, 11);
+    DevMem dw(w.size() * 2), dx(x.size() * 2 + 256), dy(size_t(max_m) * size_t(spec.n) * 2 + 256);
+    cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
+    void* x16 = static_cast<char*>(dx.p) + 16;  // only 16-byte aligned: the align16 table
+    cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+    cudaMemcpy(x16, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+    // The fp64 reference is per row, shared by every config and m.
+    std::map<int, std::vector<double>> ref;
+    for (int row : {0, 3, 7, 8, 63}) ref[row] = ref_row(x, w, spec.n, spec.k, row);
+    for (const Config& c : kf->configs()) {
+      std::unique_ptr<PreparedMethod> pm;
+      try {
+        pm = kf->prepare(PrepareContext{spec, dw.p, max_m, dev}, c);
+      } catch (const Error& e) {
+        ADD_FAILURE() << c.name() << " " << fam << ": " << e.what();
+        continue;
+      }
+      for (int m : {1, 8, 9, 64}) {
+        for (int aligned16 = 0; aligned16 < 2; ++aligned16) {
+          if (aligned16 && m != 9) continue;
+          const int64_t n_out = spec.out_cols(m);
+          void* xp = aligned16 ? x16 : dx.p;
+          void* yp = aligned16 ? static_cast<char*>(dy.p) + 16 : dy.p;
+          cudaMemset(dy.p, 0xff, size_t(max_m) * size_t(spec.n) * 2 + 256);
+          Status st = pm->run(RunArgs{xp, m, n_out, yp, nullptr});
+          ASSERT_TRUE(st.ok()) << c.name() << " " << fam << " m=" << m << ": " << st.message;
+          ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+          std::vector<uint16_t> y(size_t(m) * size_t(n_out) + 64);
+          cudaMemcpy(y.data(), yp, y.size() * 2, cudaMemcpyDeviceToHost);
+          for (int row : {0, 3, m - 1}) {
+            if (row >= m) continue;
+            const double e = row_error(ref.at(row), &y[size_t(row) * size_t(n_out)], n_out);
+            EXPECT_LE(e, 1e-2) << c.name() << " " << fam << " m=" << m << " row=" << row << " a16=" << aligned16;
+          }
+          for (size_t i = size_t(m) * size_t(n_out); i < y.size(); ++i)
+            ASSERT_EQ(y[i], 0xFFFF) << c.name() << " " << fam << " m=" << m << ": wrote past y[m, n_out]";
+        }
+      }
+    }
+  }
+}
+
+TEST(CublasLtPlan, GraphReplayEqualsEagerRunAndBadArgumentsAreRefused) {
+  REQUIRE_GPU();
+  const ProjectionSpec& spec = builtin_spec("qkv");
+  const auto w = make_w(spec.n, spec.k, 5);
+  const int m = 33;
+  const auto x = make_x(m, spec.k, 6);
+  DevMem dw(w.size() * 2), dx(x.size() * 2), dy1(size_t(m) * size_t(spec.n) * 2), dy2(size_t(m) * size_t(spec.n) * 2);
+  cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  ProjectionOptions o;
+  o.max_m = 64;
+  for (const char* method : {"cublaslt.orient0.rank0.splitk2", "cublaslt.orient1.rank1"}) {
+    Projection p = make_single_method_projection(spec, dw.p, method, o);
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    ASSERT_TRUE(p.run(dx.p, m, dy1.p, s).ok()) << method;
+    cudaMemsetAsync(dy2.p, 0xff, size_t(m) * size_t(spec.n) * 2, s);
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    ASSERT_TRUE(p.run(dx.p, m, dy2.p, s).ok()) << method;
+    ASSERT_EQ(cudaStreamEndCapture(s, &g), cudaSuccess);
+    ASSERT_EQ(cudaGraphInstantiate(&ge, g, 0), cudaSuccess);
+    for (int r = 0; r < 3; ++r) ASSERT_EQ(cudaGraphLaunch(ge, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    std::vector<uint16_t> y1(size_t(m) * size_t(spec.n)), y2(y1.size());
+    cudaMemcpy(y1.data(), dy1.p, y1.size() * 2, cudaMemcpyDeviceToHost);
+    cudaMemcpy(y2.data(), dy2.p, y2.size() * 2, cudaMemcpyDeviceToHost);
+    EXPECT_EQ(std::memcmp(y1.data(), y2.data(), y1.size() * 2), 0) << method << ": replay differs from eager run";
+    EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, m - 1), &y2[size_t(m - 1) * size_t(spec.n)], spec.n), 1e-2)
+        << method;
+    EXPECT_EQ(p.run(dx.p, 0, dy1.p, s).code, StatusCode::invalid_argument);
+    EXPECT_EQ(p.run(dx.p, 65, dy1.p, s).code, StatusCode::invalid_argument);
+    EXPECT_EQ(p.run(static_cast<char*>(dx.p) + 8, 1, dy1.p, s).code, StatusCode::invalid_argument);
+    cudaGraphExecDestroy(ge);
+    cudaGraphDestroy(g);
+    cudaStreamDestroy(s);
+  }
+}
