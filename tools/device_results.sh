@@ -10,7 +10,7 @@
 #   screen (tools/screen_configs.py over $SCREEN_KERNELS; the tune then screens
 #   $TUNE_KERNELS plus the screened kernels that passed).
 # Environment: PROJKIT_BENCH_ARGS (extra bench/floor arguments), SCREEN_KERNELS,
-#   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments).
+#   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments), SWEEP_PAIRS.
 # A short table of the headline numbers is printed last.
 set -uo pipefail
 BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
@@ -48,7 +48,7 @@ for s in $STEPS; do
       [ -s "$OUT/h200.json" ] && PLAN_ARGS=(--plan "$OUT/h200.json") && cp "$OUT/h200.json" plans/h200.json ;;
     sweep)
       step "bench --m-sweep 1..256"
-      "$BIN/projkit" bench --m-sweep 1..256 --pairs 50 --json "$OUT/bench-sweep.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tail -3 | tee -a "$LOG" || status=1 ;;
+      "$BIN/projkit" bench --m-sweep 1..256 --pairs ${SWEEP_PAIRS:-50} --json "$OUT/bench-sweep.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tail -3 | tee -a "$LOG" || status=1 ;;
     report)
       step "report (atlas of the sweep)"
       "$BIN/projkit" report "$OUT/bench-sweep.json" --out "$OUT/atlas" >>"$LOG" 2>&1 || status=1 ;;
