@@ -11,6 +11,14 @@ compares the C++ baseline per case. Passes when every case is within +-3 %.
     python3 tools/baseline_fidelity.py build/projkit --json results/fidelity.json
     python3 tools/baseline_fidelity.py build/projkit --bench-json results/bench-baseline.json --json out.json
 
+With --paired, both sides run in this one process instead: the C++ baseline through the
+Python binding (python/projkit, --lib libprojkit.so), each case's torch and projkit graphs
+replayed alternately (order swapped every pair) under the same timer, and the case ratio
+is the median of the paired ratios. That takes the two processes' separate replay-overhead
+estimates and any drift between the two runs out of the comparison.
+
+    python3 tools/baseline_fidelity.py build/projkit --paired --json out.json
+
 Exit status: 0 all cases within tolerance, 1 a mismatch, 2 an error.
 """
 import argparse
@@ -35,6 +43,9 @@ def parse_args():
     p.add_argument("--flush", choices=["write", "read"], default="write",
                    help="L2 flush before each replay (passed to projkit bench)")
     p.add_argument("--tolerance", type=float, default=0.03, help="allowed |torch/projkit - 1|")
+    p.add_argument("--paired", action="store_true",
+                   help="time torch and the C++ baseline (through the Python binding) paired in this process")
+    p.add_argument("--lib", help="libprojkit.so for --paired (default: next to the projkit binary)")
     return p.parse_args()
 
 
@@ -136,6 +147,78 @@ def time_torch_case(torch, F, timer, case, reps, min_copies):
     return statistics.median(us), copies
 
 
+# The built-in families (N, K, fp32 weights) and the unpooler's small-M slice, for --paired.
+BUILTIN = {"qkv": (2304, 8192, False), "o": (8192, 1024, False), "pooler": (4096, 8192, False),
+           "unpooler": (8192, 4096, False), "router": (256, 8192, True)}
+SLICE = {"unpooler": (8, 1024)}
+DEFAULT_LOADS = [1, 8, 16, 32, 128, 256]
+
+
+def load_binding(args):
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "python"))
+    os.environ.setdefault("PROJKIT_LIB", args.lib or os.path.join(os.path.dirname(os.path.abspath(args.projkit)),
+                                                                  "libprojkit.so"))
+    import projkit
+    projkit.library()
+    return projkit
+
+
+def time_paired_case(torch, F, timer, pk, family, m, pairs, min_copies):
+    """Median torch us, median projkit-baseline us, median paired ratio, copies."""
+    n, k, router = BUILTIN[family]
+    n_out = SLICE[family][1] if family in SLICE and m <= SLICE[family][0] else n
+    wsize = 4 if router else 2
+    per_copy = n_out * k * wsize + m * k * 2 + m * n_out * wsize
+    copies = max(min_copies, 1)
+    while copies * per_copy <= 2 * timer.l2:
+        copies += 1
+    tg, pg, keep = [], [], []
+    for c in range(copies):
+        g = torch.Generator(device="cuda").manual_seed(2000 + c)
+        w = (torch.randn(n, k, device="cuda", generator=g) / math.sqrt(k)).to(torch.float32 if router else torch.bfloat16)
+        x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+        wv = w[:n_out]  # the rows the call reads (a contiguous view)
+        proj = pk.Projection(family, w, method="baseline", max_m=m)
+        keep.append((w, x, proj))
+        if router:
+            tg.append(timer.capture(lambda x=x, w=wv: F.linear(x.float(), w)))
+        else:
+            tg.append(timer.capture(lambda x=x, w=wv: F.linear(x, w)))
+        pg.append(timer.capture(lambda x=x, proj=proj: proj(x)))
+    timer.time_sequence(tg + pg)  # warm-up
+    seq = []
+    for i in range(pairs):
+        c = i % copies
+        seq += [tg[c], pg[c]] if i % 2 == 0 else [pg[c], tg[c]]
+    us = [u - timer.overhead_us for u in timer.time_sequence(seq)]
+    t_us = [us[2 * i] if i % 2 == 0 else us[2 * i + 1] for i in range(pairs)]
+    p_us = [us[2 * i + 1] if i % 2 == 0 else us[2 * i] for i in range(pairs)]
+    ratios = [t / p for t, p in zip(t_us, p_us) if p > 0]
+    del tg, pg, keep
+    return statistics.median(t_us), statistics.median(p_us), statistics.median(ratios), copies
+
+
+def main_paired(args, torch, F):
+    pk = load_binding(args)
+    timer = Timer(torch, args.flush)
+    families = args.families.split(",") if args.families else list(BUILTIN)
+    loads = [int(v) for v in args.loads.split(",")] if args.loads else DEFAULT_LOADS
+    cases, ok = [], True
+    for family in families:
+        if family not in BUILTIN:
+            raise RuntimeError(f"--paired knows the built-in families only, not {family!r}")
+        for m in loads:
+            t_us, p_us, ratio, copies = time_paired_case(torch, F, timer, pk, family, m, args.reps, args.min_copies)
+            passed = abs(ratio - 1.0) <= args.tolerance
+            ok &= passed
+            cases.append({"family": family, "m": m, "copies": copies, "torch_us": t_us,
+                          "projkit_baseline_us": p_us, "ratio": ratio, "pass": passed})
+            print(f"{family:9s} m={m:4d}  torch {t_us:8.2f} us  projkit {p_us:8.2f} us  "
+                  f"paired ratio {ratio:6.3f}  {'ok' if passed else 'MISMATCH'}")
+    return cases, ok, timer, {"mode": "paired"}
+
+
 def main():
     args = parse_args()
     try:
@@ -148,6 +231,9 @@ def main():
         print("baseline_fidelity: error: no CUDA device visible to PyTorch", file=sys.stderr)
         return 2
     try:
+        if args.paired:
+            cases, ok, timer, env = main_paired(args, torch, F)
+            return finish(args, torch, timer, env, cases, ok)
         bench = run_projkit_bench(args)
         if bench.get("schema") != "projkit.bench/1":
             raise RuntimeError(f"not a projkit.bench/1 report (schema={bench.get('schema')!r})")
@@ -163,18 +249,22 @@ def main():
                           "torch_us": torch_us, "projkit_baseline_us": pk_us, "ratio": ratio, "pass": passed})
             print(f"{c['family']:9s} m={c['m']:4d}  torch {torch_us:8.2f} us  projkit {pk_us:8.2f} us  "
                   f"ratio {ratio:6.3f}  {'ok' if passed else 'MISMATCH'}")
-        report = {"schema": "projkit.fidelity/1", "torch": torch.__version__,
-                  "gpu": torch.cuda.get_device_name(0), "overhead_us": timer.overhead_us,
-                  "tolerance": args.tolerance, "projkit_env": bench.get("env", {}),
-                  "cases": cases, "pass": ok}
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=2)
-        print(f"fidelity: {'PASS' if ok else 'FAIL'} ({sum(not c['pass'] for c in cases)} mismatching cases); "
-              f"wrote {args.json}")
-        return 0 if ok else 1
+        return finish(args, torch, timer, bench.get("env", {}), cases, ok)
     except Exception as e:  # a clear message, never a traceback
         print(f"baseline_fidelity: error: {e}", file=sys.stderr)
         return 2
+
+
+def finish(args, torch, timer, projkit_env, cases, ok):
+    report = {"schema": "projkit.fidelity/1", "torch": torch.__version__,
+              "gpu": torch.cuda.get_device_name(0), "overhead_us": timer.overhead_us,
+              "tolerance": args.tolerance, "projkit_env": projkit_env,
+              "cases": cases, "pass": ok}
+    with open(args.json, "w") as f:
+        json.dump(report, f, indent=2)
+    print(f"fidelity: {'PASS' if ok else 'FAIL'} ({sum(not c['pass'] for c in cases)} mismatching cases); "
+          f"wrote {args.json}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

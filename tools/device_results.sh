@@ -10,7 +10,8 @@
 #   screen (tools/screen_configs.py over $SCREEN_KERNELS; the tune then screens
 #   $TUNE_KERNELS plus the screened kernels that passed).
 # Environment: PROJKIT_BENCH_ARGS (extra bench/floor arguments), SCREEN_KERNELS,
-#   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments), SWEEP_PAIRS.
+#   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments), SWEEP_PAIRS,
+#   FIDELITY_ARGS (default --paired; set it empty for the two-process comparison).
 # A short table of the headline numbers is printed last.
 set -uo pipefail
 BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
@@ -71,7 +72,7 @@ for s in $STEPS; do
       tail -5 "$LOG" ;;
     fidelity)
       step "baseline fidelity (torch F.linear vs projkit baseline)"
-      python3 tools/baseline_fidelity.py "$BIN/projkit" --json "$OUT/baseline-fidelity.json" $EXTRA >>"$LOG" 2>&1 || status=1
+      python3 tools/baseline_fidelity.py "$BIN/projkit" ${FIDELITY_ARGS---paired} --json "$OUT/baseline-fidelity.json" $EXTRA >>"$LOG" 2>&1 || status=1
       tail -8 "$LOG" ;;
     *) echo "unknown step $s" >&2; status=2 ;;
   esac
