@@ -3,7 +3,7 @@
 (config, family), before a long `projkit tune`: a config that faults or breaks the
 contract here is reported, and its kernel can be left out of the tune (`--kernels`).
 
-    tools/screen_configs.py build/projkit splitk_mma_l2,wgmma_streamk --out screen.json
+    tools/screen_configs.py build/projkit splitk_mma_l2,router_hilo_wgmma --out screen.json
 
 Reads the applicable M ranges from `projkit info`; checks M = lo, mid, hi of each range
 with one seed and one replay. Prints the kernels that passed everywhere (comma-separated)

@@ -13,7 +13,6 @@ extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.
 extern const KernelFamily kSplitkMmaL2;       // src/kernels/splitk_mma_l2.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
-extern const KernelFamily kWgmmaStreamK;      // src/kernels/wgmma_streamk.cu
 extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
@@ -27,7 +26,6 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kSplitkMmaL2,
       &kFragmentStreamMma,
       &kWgmmaTma,
-      &kWgmmaStreamK,
       &kRouterHiloWgmma,
   };
   return all;

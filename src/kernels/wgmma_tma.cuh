@@ -179,16 +179,6 @@ __device__ __forceinline__ uint64_t desc_k_sw128(uint32_t smem_addr) {
 //   d[4q + 2h + b] = D[16w + l/4 + 8h][8q + 2(l%4) + b]
 template <int N> __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t a, uint64_t b);
 
-// D[64 x 32] (+)= A[64 x 16] * B[32 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
-// (Used by wgmma_streamk's 32-token tile, M 17..32.)
-template <> __device__ __forceinline__ void wgmma_m64k16<32>(float (&d)[16], uint64_t a, uint64_t b) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1, 0, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-      : "l"(a), "l"(b), "r"(1));
-}
-
 // D[64 x 64] (+)= A[64 x 16] * B[64 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
 template <> __device__ __forceinline__ void wgmma_m64k16<64>(float (&d)[32], uint64_t a, uint64_t b) {
   asm volatile(

@@ -11,21 +11,11 @@
 
 #include "core/method.hpp"
 #include "kernels/cublaslt_plan.hpp"
+#include "lab_gpu_fixture.hpp"
 
 using namespace projkit;
 
 namespace {
-bool have_gpu() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return false;
-  }
-  return true;
-}
-#define REQUIRE_GPU()                                                  \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped"; \
-  if (!DeviceInfo::query(0).is_hopper_sm90()) GTEST_SKIP() << "not an sm_90 GPU: skipped"
 
 DeviceInfo hopper() {
   DeviceInfo d;
@@ -142,7 +132,7 @@ TEST(CublasLtPlan, ApplicableNamesTheViolatedConstraint) {
 }
 
 TEST(CublasLtPlan, EveryConfigMatchesFp64OnDenseFamilies) {
-  REQUIRE_GPU();
+  PROJKIT_REQUIRE_SM90(nullptr);
   const KernelFamily* kf = find_kernel_family("cublaslt");
   const DeviceInfo dev = DeviceInfo::query(0);
   const int max_m = 64;
@@ -192,7 +182,7 @@ TEST(CublasLtPlan, EveryConfigMatchesFp64OnDenseFamilies) {
 }
 
 TEST(CublasLtPlan, GraphReplayEqualsEagerRunAndBadArgumentsAreRefused) {
-  REQUIRE_GPU();
+  PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("qkv");
   const auto w = make_w(spec.n, spec.k, 5);
   const int m = 33;

@@ -8,21 +8,11 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "lab_gpu_fixture.hpp"
 
 using namespace projkit;
 
 namespace {
-bool have_gpu() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    cudaGetLastError();
-    return false;
-  }
-  return true;
-}
-#define REQUIRE_GPU()                                                            \
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";           \
-  if (!DeviceInfo::query(0).is_hopper_sm90()) GTEST_SKIP() << "not an sm_90 GPU: skipped"
 
 struct DevMem {
   void* p = nullptr;
@@ -72,7 +62,7 @@ double rel_l2(const std::vector<__nv_bfloat16>& y, const std::vector<double>& re
 }  // namespace
 
 TEST(ProjectionGpu, RunRejectsBadArgumentsWithoutLaunching) {
-  REQUIRE_GPU();
+  PROJKIT_REQUIRE_SM90(nullptr);
   ProjectionSpec s = small_spec();
   DevMem w(s.weight_bytes()), x(16 * 256 * 2), y(16 * 64 * 2);
   ProjectionOptions o;
@@ -90,7 +80,7 @@ TEST(ProjectionGpu, RunRejectsBadArgumentsWithoutLaunching) {
 }
 
 TEST(ProjectionGpu, HostPointerWeightsAreRefused) {
-  REQUIRE_GPU();
+  PROJKIT_REQUIRE_SM90(nullptr);
   alignas(16) static char host[64 * 256 * 2];
   try {
     Projection p(small_spec(), host, Plan::safe());
@@ -101,7 +91,7 @@ TEST(ProjectionGpu, HostPointerWeightsAreRefused) {
 }
 
 TEST(ProjectionGpu, InapplicableOrUnknownPlanMethodFallsBackToBaselineLoudly) {
-  REQUIRE_GPU();
+  PROJKIT_REQUIRE_SM90(nullptr);
   ProjectionSpec s = small_spec();
   DevMem w(s.weight_bytes());
   Plan plan = Plan::safe();
@@ -119,7 +109,7 @@ TEST(ProjectionGpu, InapplicableOrUnknownPlanMethodFallsBackToBaselineLoudly) {
 }
 
 TEST(ProjectionGpu, GraphReplayAndTwoStreamsGiveRightAnswers) {
-  REQUIRE_GPU();
+  PROJKIT_REQUIRE_SM90(nullptr);
   ProjectionSpec s = small_spec();
   const int m = 5;
   auto hw1 = random_bf16(size_t(s.n) * s.k, 1, 0.06f), hw2 = random_bf16(size_t(s.n) * s.k, 2, 0.06f);

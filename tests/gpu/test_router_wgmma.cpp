@@ -15,6 +15,7 @@
 #include "lab/inputs.hpp"
 #include "lab/metrics.hpp"
 #include "lab/reference.hpp"
+#include "lab_gpu_fixture.hpp"
 
 namespace projkit {
 namespace {
@@ -23,13 +24,6 @@ using namespace projkit::lab;
 
 constexpr int kMaxM = 256;
 const int kMs[] = {1, 32, 33, 64, 65, 100, 128, 129, 192, 193, 200, 255, 256};
-
-bool have_sm90(DeviceInfo* dev) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return false;
-  *dev = DeviceInfo::query(0);
-  return dev->is_hopper_sm90();
-}
 
 struct Rig {
   const ProjectionSpec& spec = builtin_spec("router");
@@ -55,7 +49,7 @@ struct Rig {
 
 TEST(RouterHiloWgmma, AllConfigsMatchFp64Reference) {
   DeviceInfo dev;
-  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
   ASSERT_NE(fam, nullptr);
   Rig r;
@@ -84,7 +78,7 @@ TEST(RouterHiloWgmma, AllConfigsMatchFp64Reference) {
 // where W[n][c] != 0 (hi and lo carry the sign of w, so no Inf - Inf), NaN where it is 0.
 TEST(RouterHiloWgmma, NonFinitePropagation) {
   DeviceInfo dev;
-  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
   ASSERT_NE(fam, nullptr);
   Rig r;
@@ -130,7 +124,7 @@ TEST(RouterHiloWgmma, NonFinitePropagation) {
 // One call captured in a graph, replayed twice on fresh activations and a re-poisoned y.
 TEST(RouterHiloWgmma, GraphReplayTwice) {
   DeviceInfo dev;
-  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
   ASSERT_NE(fam, nullptr);
   Rig r;
@@ -166,7 +160,7 @@ TEST(RouterHiloWgmma, GraphReplayTwice) {
 // Two Projections (different weights, different M) running concurrently on two streams.
 TEST(RouterHiloWgmma, TwoProjectionsTwoStreams) {
   DeviceInfo dev;
-  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
   ASSERT_NE(fam, nullptr);
   const ProjectionSpec& spec = builtin_spec("router");

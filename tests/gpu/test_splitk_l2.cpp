@@ -19,6 +19,7 @@
 #include "lab/inputs.hpp"
 #include "lab/metrics.hpp"
 #include "lab/reference.hpp"
+#include "lab_gpu_fixture.hpp"
 
 using namespace projkit;
 using namespace projkit::lab;
@@ -28,12 +29,6 @@ namespace {
 constexpr int kMaxM = 64;
 const int kMs[] = {2, 3, 7, 8, 9, 16, 17, 31, 32, 33, 48, 64};
 const char* const kDense[] = {"qkv", "o", "pooler", "unpooler"};
-
-bool have_sm90() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return false;
-  return DeviceInfo::query(0).is_hopper_sm90();
-}
 
 std::vector<std::string> family_configs() {
   std::vector<std::string> names;
@@ -82,7 +77,7 @@ std::unique_ptr<Projection> make(const ProjectionSpec& spec, const void* w, cons
 }
 
 TEST(SplitkMmaL2, AllConfigsMatchFp64Reference) {
-  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(nullptr);
   const DeviceInfo dev = DeviceInfo::query(0);
   const std::vector<std::string> cfgs = family_configs();
   ASSERT_FALSE(cfgs.empty()) << "splitk_mma_l2 not registered";
@@ -121,7 +116,7 @@ TEST(SplitkMmaL2, AllConfigsMatchFp64Reference) {
 // Two replays of one captured call in a row: the second only passes if the first left the
 // workspace and counters clean. qkv M = 9 (full N) and unpooler M = 7 (the 1024-row slice).
 TEST(SplitkMmaL2, GraphReplayedTwiceStaysCorrect) {
-  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(nullptr);
   const std::vector<std::string> cfgs = family_configs();
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
@@ -162,7 +157,7 @@ TEST(SplitkMmaL2, GraphReplayedTwiceStaysCorrect) {
 // Two Projections (same config, different weights) running at once on two streams, three calls
 // each interleaved: each owns its workspace, so both stay correct.
 TEST(SplitkMmaL2, TwoProjectionsOnTwoStreams) {
-  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("qkv");
   const int ma = 17, mb = 33;
   DeviceBuffer wa(spec.weight_bytes()), wb(spec.weight_bytes());
@@ -202,7 +197,7 @@ TEST(SplitkMmaL2, TwoProjectionsOnTwoStreams) {
 // NaN in x row 2 makes y row 2 all NaN (fp32 adds propagate it) and leaves the other rows
 // finite; the next clean call is correct again (the NaN workspace tile was reset).
 TEST(SplitkMmaL2, NanPropagatesAndDoesNotPersist) {
-  if (!have_sm90()) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("pooler");
   const int m = 8;
   DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),

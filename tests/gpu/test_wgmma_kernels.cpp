@@ -1,7 +1,5 @@
-// wgmma_tma / wgmma_streamk correctness on the GPU: every config of each family, on the four
-// dense bf16 families, at M values around the token-tile edges, against a CPU fp64 reference.
-// wgmma_streamk runs every M twice on the same prepared method: its fp32 workspace and
-// arrival counters must be back to zero after each launch (CUDA-graph replay safety).
+// wgmma_tma correctness on the GPU: every config, on the four dense bf16 families, at M
+// values around the token-tile edges, against a CPU fp64 reference.
 // All token rows are checked (1 in 8 is a probe row: one power-of-two entry) on sampled
 // output columns that include the N-tile edges; y is poisoned with NaN first and the part
 // of the buffer past m * n_out must stay poisoned. Skips without an sm_90 GPU.
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "lab_gpu_fixture.hpp"
 
 namespace projkit {
 namespace {
@@ -34,13 +33,6 @@ uint16_t f2bf(float f) {
   return uint16_t(u >> 16);
 }
 
-bool have_sm90(DeviceInfo* dev) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return false;
-  *dev = DeviceInfo::query(0);
-  return dev->is_hopper_sm90();
-}
-
 struct DeviceMem {
   void* p = nullptr;
   explicit DeviceMem(std::size_t bytes) { EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess); }
@@ -51,7 +43,7 @@ struct DeviceMem {
 // launches per M (same prepared method).
 void check_all_configs(const char* kernel, const char* spec_name, const std::vector<int>& ms, int repeats) {
   DeviceInfo dev;
-  if (!have_sm90(&dev)) GTEST_SKIP() << "no sm_90 GPU";
+  PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family(kernel);
   ASSERT_NE(fam, nullptr);
   const ProjectionSpec& spec = builtin_spec(spec_name);
@@ -150,15 +142,6 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
-
-class WgmmaStreamKFamily : public ::testing::TestWithParam<const char*> {};
-
-// M from 1 (slice of the unpooler) through partial 8-token blocks, tile edges and 2 token tiles.
-TEST_P(WgmmaStreamKFamily, AllConfigsMatchFp64ReferenceTwice) {
-  check_all_configs("wgmma_streamk", GetParam(), {1, 9, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 256}, 2);
-}
-
-INSTANTIATE_TEST_SUITE_P(Dense, WgmmaStreamKFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
 
 }  // namespace
 }  // namespace projkit
