@@ -1,22 +1,12 @@
 // Method config names, plan parsing, validation against a device, and fallback.
 #include <gtest/gtest.h>
 
+#include "../fake_device.hpp"
 #include "core/method.hpp"
 
 using namespace projkit;
 
 namespace {
-DeviceInfo h200() {
-  DeviceInfo d;
-  d.name = "NVIDIA H200";
-  d.cc_major = 9;
-  d.sm_count = 132;
-  d.l2_bytes = 60u << 20;
-  d.runtime_version = 13000;
-  d.cublas_version = 130100;
-  return d;
-}
-
 std::string plan_text(const std::string& device = "NVIDIA H200", int sms = 132, const std::string& families =
                           R"({"qkv":[{"m":[1,8],"method":"reference","ratio":1.2},{"m":[9,256],"method":"baseline"}]})") {
   return R"({"schema":"projkit.plan/1","header":{"projkit_version":")" + std::string(kVersion) +
@@ -54,7 +44,7 @@ TEST(Plan, SafePlanIsBaselineEverywhere) {
 }
 
 TEST(Plan, ParsesRangesInOrder) {
-  Plan p = Plan::from_json_text(plan_text(), h200(), true);
+  Plan p = Plan::from_json_text(plan_text(), fake_h200(), true);
   EXPECT_TRUE(p.warnings.empty());
   EXPECT_EQ(p.method_for("qkv", 1), "reference");
   EXPECT_EQ(p.method_for("qkv", 8), "reference");
@@ -63,23 +53,23 @@ TEST(Plan, ParsesRangesInOrder) {
   ASSERT_NE(p.ranges("qkv"), nullptr);
   EXPECT_DOUBLE_EQ((*p.ranges("qkv"))[0].ratio, 1.2);
   // round trip through to_json
-  Plan q = Plan::from_json_text(p.to_json(), h200(), true);
+  Plan q = Plan::from_json_text(p.to_json(), fake_h200(), true);
   EXPECT_EQ(q.method_for("qkv", 5), "reference");
 }
 
 TEST(Plan, DeviceMismatchFallsBackLoudlyOrThrowsInStrictMode) {
-  Plan p = Plan::from_json_text(plan_text("NVIDIA H100 80GB HBM3"), h200(), false);
+  Plan p = Plan::from_json_text(plan_text("NVIDIA H100 80GB HBM3"), fake_h200(), false);
   EXPECT_EQ(p.source, "builtin-safe");
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_NE(p.warnings[0].find("H100"), std::string::npos);
   EXPECT_EQ(p.method_for("qkv", 1), "baseline");
   try {
-    Plan::from_json_text(plan_text("NVIDIA H100 80GB HBM3"), h200(), true);
+    Plan::from_json_text(plan_text("NVIDIA H100 80GB HBM3"), fake_h200(), true);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), StatusCode::plan_mismatch);
   }
-  EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 114), h200(), true), Error);
+  EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 114), fake_h200(), true), Error);
 }
 
 TEST(Plan, MalformedPlansFallBack) {
@@ -87,29 +77,29 @@ TEST(Plan, MalformedPlansFallBack) {
       "{", R"({"schema":"other"})", R"({"schema":"projkit.plan/1"})",
   };
   for (const char* t : bad) {
-    Plan p = Plan::from_json_text(t, h200(), false);
+    Plan p = Plan::from_json_text(t, fake_h200(), false);
     EXPECT_EQ(p.method_for("qkv", 1), "baseline") << t;
     EXPECT_FALSE(p.warnings.empty()) << t;
-    EXPECT_THROW(Plan::from_json_text(t, h200(), true), Error) << t;
+    EXPECT_THROW(Plan::from_json_text(t, fake_h200(), true), Error) << t;
   }
   // overlapping ranges, empty range, malformed method name
   EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 132,
                                               R"({"qkv":[{"m":[1,8],"method":"baseline"},{"m":[8,9],"method":"baseline"}]})"),
-                                    h200(), true),
+                                    fake_h200(), true),
                Error);
   EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 132, R"({"qkv":[{"m":[5,4],"method":"baseline"}]})"),
-                                    h200(), true),
+                                    fake_h200(), true),
                Error);
   EXPECT_THROW(Plan::from_json_text(plan_text("NVIDIA H200", 132, R"({"qkv":[{"m":[1,4],"method":"gemv.x"}]})"),
-                                    h200(), true),
+                                    fake_h200(), true),
                Error);
 }
 
 TEST(Plan, VersionMismatchIsDetected) {
   std::string t = plan_text();
   t.replace(t.find(kVersion), std::string(kVersion).size(), "9.9.0");
-  EXPECT_THROW(Plan::from_json_text(t, h200(), true), Error);
-  EXPECT_FALSE(Plan::from_json_text(t, h200(), false).warnings.empty());
+  EXPECT_THROW(Plan::from_json_text(t, fake_h200(), true), Error);
+  EXPECT_FALSE(Plan::from_json_text(t, fake_h200(), false).warnings.empty());
 }
 
 TEST(Plan, DeviceSlug) {
@@ -119,7 +109,7 @@ TEST(Plan, DeviceSlug) {
 }
 
 TEST(Methods, ApplicabilityNamesTheProblem) {
-  const DeviceInfo d = h200();
+  const DeviceInfo d = fake_h200();
   EXPECT_EQ(method_applicability(builtin_spec("qkv"), "baseline", 1, 256, d), "");
   EXPECT_EQ(method_applicability(builtin_spec("router"), "reference", 1, 256, d), "");
   EXPECT_NE(method_applicability(builtin_spec("qkv"), "no_such_kernel.rows1", 1, 1, d).find("unknown method kernel"),

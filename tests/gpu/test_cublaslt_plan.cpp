@@ -11,20 +11,12 @@
 
 #include "core/method.hpp"
 #include "kernels/cublaslt_plan.hpp"
+#include "../fake_device.hpp"
 #include "lab_gpu_fixture.hpp"
 
 using namespace projkit;
 
 namespace {
-
-DeviceInfo hopper() {
-  DeviceInfo d;
-  d.name = "test-hopper";
-  d.cc_major = 9;
-  d.cc_minor = 0;
-  d.sm_count = 132;
-  return d;
-}
 
 struct DevMem {
   void* p = nullptr;
@@ -102,7 +94,7 @@ TEST(CublasLtPlan, ConfigsAreExplicitAndApplyToEveryDenseFamily) {
   for (const Config& c : cfgs) {
     EXPECT_EQ(Config::parse(c.name()).name(), c.name());
     for (const char* fam : {"qkv", "o", "pooler", "unpooler"})
-      EXPECT_EQ(kf->applicable(builtin_spec(fam), c, 1, 256, hopper()), "") << c.name() << " " << fam;
+      EXPECT_EQ(kf->applicable(builtin_spec(fam), c, 1, 256, fake_h200()), "") << c.name() << " " << fam;
   }
 }
 
@@ -110,23 +102,23 @@ TEST(CublasLtPlan, ApplicableNamesTheViolatedConstraint) {
   const KernelFamily* kf = find_kernel_family("cublaslt");
   ASSERT_NE(kf, nullptr);
   const Config ok = Config::parse("cublaslt.orient0.rank0");
-  EXPECT_NE(kf->applicable(builtin_spec("router"), ok, 1, 8, hopper()).find("bf16"), std::string::npos);
-  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient9.rank0"), 1, 8, hopper()).find("orient"),
+  EXPECT_NE(kf->applicable(builtin_spec("router"), ok, 1, 8, fake_h200()).find("bf16"), std::string::npos);
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient9.rank0"), 1, 8, fake_h200()).find("orient"),
             std::string::npos);
-  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient0.rank99"), 1, 8, hopper()).find("rank"),
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient0.rank99"), 1, 8, fake_h200()).find("rank"),
             std::string::npos);
-  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient0.rank0.tile3"), 1, 8, hopper())
+  EXPECT_NE(kf->applicable(builtin_spec("qkv"), Config::parse("cublaslt.orient0.rank0.tile3"), 1, 8, fake_h200())
                 .find("unknown config key"),
             std::string::npos);
   ProjectionSpec odd;
   odd.name = "odd";
   odd.n = 64;
   odd.k = 100;
-  EXPECT_NE(kf->applicable(odd, ok, 1, 8, hopper()).find("K % 8"), std::string::npos);
+  EXPECT_NE(kf->applicable(odd, ok, 1, 8, fake_h200()).find("K % 8"), std::string::npos);
   odd.k = 128;
   odd.n = 60;
-  EXPECT_NE(kf->applicable(odd, ok, 1, 8, hopper()).find("N % 8"), std::string::npos);
-  DeviceInfo old = hopper();
+  EXPECT_NE(kf->applicable(odd, ok, 1, 8, fake_h200()).find("N % 8"), std::string::npos);
+  DeviceInfo old = fake_h200();
   old.cc_major = 7;
   EXPECT_NE(kf->applicable(builtin_spec("qkv"), ok, 1, 8, old).find("compute capability"), std::string::npos);
 }
