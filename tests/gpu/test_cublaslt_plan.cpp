@@ -132,9 +132,11 @@ TEST(CublasLtPlan, EveryConfigMatchesFp64OnDenseFamilies) {
     const ProjectionSpec& spec = builtin_spec(fam);
     const auto w = make_w(spec.n, spec.k, 7);
     const auto x = make_x(max_m, spec.k, 11);
-    DevMem dw(w.size() * 2), dx(x.size() * 2 + 256), dy(size_t(max_m) * size_t(spec.n) * 2 + 256);
+    DevMem dw(w.size() * 2), dx(x.size() * 2), dx16(x.size() * 2 + 256), dy(size_t(max_m) * size_t(spec.n) * 2 + 256);
     cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
-    void* x16 = static_cast<char*>(dx.p) + 16;  // only 16-byte aligned: the align16 table
+    // A second copy of x at an address that is only 16-byte aligned (the align16 table). It
+    // lives in its own buffer: writing it into dx at +16 B would shift the first copy.
+    void* x16 = static_cast<char*>(dx16.p) + 16;
     cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
     cudaMemcpy(x16, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
     // The fp64 reference is per row, shared by every config and m.
