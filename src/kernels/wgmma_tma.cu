@@ -2,14 +2,14 @@
 // Regime: the weight stream still dominates but the token count makes SIMT/GEMV kernels
 //   compute-bound; at M = 256 the tensor pipe and the HBM stream are about balanced.
 // Mechanism: operand swap D[n, t] = W[n, :] . x[t, :] so the weights are the wgmma A
-//   operand (64 W rows per consumer warpgroup, 128 per CTA) and the tokens are the wgmma N
-//   (BM = 64..192). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
+//   operand (64 or 128 W rows per consumer warpgroup: BN = 128 or 256 per CTA) and the
+//   tokens are the wgmma N (BM = 64..192; 64..128 at BN = 256). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
 //   in prepare(), x's encoded on the host in every run(), which is pure host work and
 //   capturable) into a multi-stage mbarrier ring fed by one producer thread. K is split
 //   over a thread-block cluster; the fp32 partial tiles are reduced through distributed
 //   shared memory in rank order (deterministic, no global scratch, replay-safe).
 //   Device code: wgmma_tma.cuh.
-// Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % 128 == 0;
+// Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
 //   x 16-byte aligned, y 8-byte aligned; sm_90a; split <= 8 (portable cluster size);
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
@@ -56,14 +56,25 @@ bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64
 
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int);
 
-// One instantiation per token tile (the wgmma N); split and stages are runtime values.
-KernelFn kernel_for(int bm) {
-  switch (bm) {
-    case 64: return wgmma_tma_kernel<64>;
-    case 128: return wgmma_tma_kernel<128>;
-    case 192: return wgmma_tma_kernel<192>;  // (256 dropped: no BM=256 config ever won, issue 6)
-    default: return nullptr;
+// One instantiation per (token tile = the wgmma N, W rows per CTA); split and stages are
+// runtime values.
+KernelFn kernel_for(int bm, int bn) {
+  if (bn == 128) {
+    switch (bm) {
+      case 64: return wgmma_tma_kernel<64, 64>;
+      case 128: return wgmma_tma_kernel<128, 64>;
+      case 192: return wgmma_tma_kernel<192, 64>;  // (256 dropped: no BM=256 config ever won, issue 6)
+      default: return nullptr;
+    }
   }
+  if (bn == 256) {  // two m64 wgmmas per consumer warpgroup: 128 accumulators at BM = 128 (E10)
+    switch (bm) {
+      case 64: return wgmma_tma_kernel<64, 128>;
+      case 128: return wgmma_tma_kernel<128, 128>;
+      default: return nullptr;
+    }
+  }
+  return nullptr;
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -71,17 +82,18 @@ class WgmmaTma final : public PreparedMethod {
   WgmmaTma(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec),
         bm_(cfg.get("bm", 0)),
+        bn_(cfg.get("bn", kBlockN)),
         split_(cfg.get("split", 1)),
         mc_(cfg.get("mc", 1)),
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         encode_(tensor_map_encoder()),
-        kernel_(kernel_for(bm_)) {
+        kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192");
-    if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: (bm, bn) must be (64|128|192, 128) or (64|128, 256)");
+    if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
-    smem_ = smem_bytes(bm_, stages_);
+    smem_ = smem_bytes(bm_, bn_, stages_);
     cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
     // The cluster (one CTA per SM, `split` of them) must be schedulable at all.
@@ -107,9 +119,9 @@ class WgmmaTma final : public PreparedMethod {
       return {StatusCode::invalid_argument, "wgmma_tma: x must be 16-byte aligned (TMA)"};
     if ((reinterpret_cast<uintptr_t>(a.y) & 7) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: y must be 8-byte aligned (bf16x4 stores)"};
-    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(kBlockN) * mc_) != 0)
-      return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of 128 * mc and <= N"};
-    const unsigned n_tiles = unsigned(a.n_out / kBlockN);
+    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(bn_) * mc_) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of bn * mc and <= N"};
+    const unsigned n_tiles = unsigned(a.n_out / bn_);
     const unsigned m_tiles = unsigned((a.m + bm_ - 1) / bm_);
     // x rows per tile load: BM, or (xfit, one token tile) m rounded up to 8 rows per slice.
     int x_rows = bm_;
@@ -149,7 +161,7 @@ class WgmmaTma final : public PreparedMethod {
   }
 
   ProjectionSpec spec_;
-  int bm_, split_, mc_, stages_;
+  int bm_, bn_, split_, mc_, stages_;
   bool xfit_;
   int smem_ = 0;
   EncodeTiledFn encode_;
@@ -159,9 +171,10 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0) {
-  const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
-  Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
+// BN = 256 (stage = 32 KB W + BM x 128 B x): 128 -> 4 (192 KB), 64 -> 5 (200 KB).
+Config cfg(int bm, int split, int mc, int xfit = 0, int bn = kBlockN) {
+  const int stages = bn == 256 ? (bm == 128 ? 4 : 5) : bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
+  Config c{"wgmma_tma", {{"bn", bn}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   return c;
 }
@@ -191,6 +204,14 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 5, 1, 1),  // qkv M 97..127: split5 wins at 128 and split4.xfit1 ties at 96
       cfg(64, 4, 1, 1),   // qkv M 33..63 without zero-filled x rows
       cfg(64, 2, 1, 1),   // pooler / unpooler M 33..63 without zero-filled x rows
+      // ---- BN = 256 W rows per CTA (two m64 wgmmas per consumer warpgroup; E10): x is
+      // re-read from L2 once per 256 W rows instead of 128. Splits chosen to fit one wave:
+      cfg(128, 8, 1, 0, 256),  // qkv M=128: 9 tiles x 8 = 72 CTAs (9 clusters of 8 <= 15)
+      cfg(128, 6, 1, 0, 256),  // pooler M=128: 16 x 6 = 96 CTAs (16 clusters of 6 <= 17)
+      cfg(128, 5, 1, 0, 256),  // qkv M=256: 2 token tiles x 9 x 5 = 90 CTAs (18 clusters of 5 <= 22)
+      cfg(128, 4, 1, 0, 256),  // pooler M=128: 64 CTAs; qkv M=256: 72 CTAs (18 of 4)
+      cfg(128, 3, 1, 0, 256),  // M=128 unpooler / o: 32 x 3 = 96 CTAs (32 of 3 <= 39); pooler M=256: 96
+      cfg(128, 2, 1, 0, 256),  // M=256 unpooler / o: 2 x 32 x 2 = 128 CTAs (64 of 2 <= 66); M=128: 64
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): bm256.split5/3/2
       // (qkv parity, pooler/unpooler 0.95), bm128.split2 (unpooler M=128 loses), the xfit
       // variants bm128.split4 (qkv 0.98-1.00 at 80/96) and bm128.split2 (unpooler 0.95-0.97),
@@ -204,24 +225,24 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     return "wgmma_tma: needs bf16 weights, activations and output";
   if (!dev.is_hopper_sm90()) return "wgmma_tma: needs sm_90 (wgmma, TMA, clusters)";
   if (spec.k % kBlockK != 0) return "wgmma_tma: K must be a multiple of 64";
-  if (spec.n % kBlockN != 0) return "wgmma_tma: N must be a multiple of 128";
-  if (spec.slice_max_m > 0 && spec.slice_rows % kBlockN != 0)
-    return "wgmma_tma: the row slice must be a multiple of 128";
-  if (c.get("bn", kBlockN) != kBlockN) return "wgmma_tma: bn must be 128";
+  const int bn = c.get("bn", kBlockN);
+  if (bn != 128 && bn != 256) return "wgmma_tma: bn must be 128 or 256";
+  if (spec.n % bn != 0) return "wgmma_tma: N must be a multiple of bn";
+  if (spec.slice_max_m > 0 && spec.slice_rows % bn != 0) return "wgmma_tma: the row slice must be a multiple of bn";
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
-  if (!kernel_for(bm)) return "wgmma_tma: bm must be 64, 128 or 192";
+  if (!kernel_for(bm, bn)) return "wgmma_tma: (bm, bn) must be (64|128|192, 128) or (64|128, 256)";
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
   if (split * mc > 8) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
-  if ((spec.n / kBlockN) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / kBlockN) % mc != 0))
-    return "wgmma_tma: the number of 128-row N tiles must be a multiple of mc";
+  if ((spec.n / bn) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / bn) % mc != 0))
+    return "wgmma_tma: the number of bn-row N tiles must be a multiple of mc";
   if (split > spec.k / kBlockK) return "wgmma_tma: split exceeds the number of 64-wide k-blocks";
   if (stages < 2) return "wgmma_tma: stages must be >= 2";
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
-  if (std::size_t(smem_bytes(bm, stages)) > dev.smem_per_block_optin)
-    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, stages)) + " B) exceeds the opt-in limit";
+  if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
+    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) + " B) exceeds the opt-in limit";
   if (m_lo < 1 || m_hi < m_lo) return "wgmma_tma: bad M range";
   return "";
 }
@@ -235,10 +256,11 @@ std::unique_ptr<PreparedMethod> wgmma_tma_prepare(const PrepareContext& ctx, con
 // For tools: how many clusters of this config the current device holds at once (grids with
 // more clusters run in waves). Throws like prepare() on a config that cannot launch.
 int wgmma_tma_max_active_clusters(const Config& c) {
-  const int bm = c.get("bm", 0), split = c.get("split", 1), mc = c.get("mc", 1), stages = c.get("stages", 4);
-  KernelFn k = kernel_for(bm);
+  const int bm = c.get("bm", 0), bn = c.get("bn", kBlockN), split = c.get("split", 1), mc = c.get("mc", 1),
+            stages = c.get("stages", 4);
+  KernelFn k = kernel_for(bm, bn);
   if (!k) return 0;
-  const int smem = smem_bytes(bm, stages);
+  const int smem = smem_bytes(bm, bn, stages);
   cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
   cudaLaunchConfig_t lc{};
   lc.gridDim = dim3(unsigned(split * mc), 1, 1);
