@@ -17,6 +17,11 @@
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <algorithm>
+#ifdef PROJKIT_WGMMA_STAMPS
+#include <cstdio>
+#include <string>
+#include <vector>
+#endif
 
 #include "core/method.hpp"
 
@@ -54,7 +59,8 @@ bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64
   return r == CUDA_SUCCESS;
 }
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int);
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int,
+                          unsigned long long*);
 
 // One instantiation per (token tile = the wgmma N, W rows per CTA); split and stages are
 // runtime values.
@@ -99,6 +105,9 @@ class WgmmaTma final : public PreparedMethod {
     // The cluster (one CTA per SM, `split` of them) must be schedulable at all.
     if (max_active_clusters() < 1)
       throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
+#ifdef PROJKIT_WGMMA_STAMPS
+    stamps_init(cfg);
+#endif
   }
 
   // Clusters of this config the device can hold at once (grids beyond it run in waves).
@@ -137,7 +146,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows);
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -167,6 +176,38 @@ class WgmmaTma final : public PreparedMethod {
   EncodeTiledFn encode_;
   KernelFn kernel_;
   CUtensorMap w_map_{};
+  unsigned long long* stamps_ = nullptr;  // dev phase probe (PROJKIT_WGMMA_STAMPS builds only)
+#ifdef PROJKIT_WGMMA_STAMPS
+  std::string name_;
+  int grid_ctas_ = 0;
+
+ public:
+  // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.
+  void stamps_init(const Config& cfg) {
+    name_ = cfg.name();
+    cuda_check(cudaMalloc(&stamps_, 8 * 8 * 4096), "stamps");
+    cuda_check(cudaMemset(stamps_, 0, 8 * 8 * 4096), "stamps");
+  }
+  ~WgmmaTma() override {
+    if (!stamps_) return;
+    std::vector<unsigned long long> h(8 * 4096);
+    cudaDeviceSynchronize();
+    cudaMemcpy(h.data(), stamps_, h.size() * 8, cudaMemcpyDeviceToHost);
+    cudaFree(stamps_);
+    unsigned long long t0 = ~0ull;
+    int n = 0;
+    for (int c = 0; c < 4096 && h[c * 8 + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * 8]);
+    if (n == 0) return;
+    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "cluster_synced", "reduced", "exit"};
+    std::fprintf(stderr, "STAMPS %s ctas=%d (ns from the earliest CTA start: min / median / max)\n", name_.c_str(), n);
+    for (int i = 0; i < 7; ++i) {
+      std::vector<double> v;
+      for (int c = 0; c < n; ++c) v.push_back(double(h[c * 8 + i] - t0));
+      std::sort(v.begin(), v.end());
+      std::fprintf(stderr, "STAMPS   %-15s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
+    }
+  }
+#endif
 };
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
@@ -192,6 +233,7 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 4, 1),  // qkv M=128: 72 CTAs; 17.5-18.1 vs 20.4-20.5 us
       cfg(128, 5, 1),  // qkv M=128: 90 CTAs (18 clusters of 5 <= 22); 18.05 vs 20.51 us
       cfg(128, 3, 1),  // pooler M=128: 96 CTAs (32 clusters of 3 <= 39); 25.6 vs 27.6 us
+      cfg(128, 2, 1),  // o / unpooler M=128: 128 CTAs (64 clusters of 2 <= 66); re-screened after E11
       cfg(192, 5, 1),  // qkv M=192: 90 CTAs; 20.6 vs 23.0 us
       cfg(192, 3, 1),  // pooler M=192: 96 CTAs; 29.3 vs 30.3 us
       cfg(192, 2, 1),  // unpooler M=192: 128 CTAs; 26.0-26.4 vs 28.7-29.0 us

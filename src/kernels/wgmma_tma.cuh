@@ -156,6 +156,12 @@ __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtens
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c_inner), "r"(c_outer), "h"(cta_mask), "l"(policy)
       : "memory");
 }
+// Nanosecond global timer (dev phase probe only).
+__device__ __forceinline__ unsigned long long globaltimer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 // 16-byte DSMEM read of a peer's partial tile.
 __device__ __forceinline__ float4 ld_dsmem_f4(uint32_t addr) {
   float4 v;
@@ -233,7 +239,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
                      __nv_bfloat16* __restrict__ y,              // [m][n_out] bf16
-                     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows) {
+                     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
+                     unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   static_assert(WN == 64 || WN == 128, "WN: one or two m64 wgmmas per consumer warpgroup");
   constexpr int BN = kConsumerWGs * WN;       // W rows per CTA
@@ -261,6 +268,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int wg = int(threadIdx.x) / 128;
+  // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA.
+  const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
+  auto stamp = [&](int i) {
+    if (stamps != nullptr && threadIdx.x == 128) stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
+  };
+  stamp(0);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -317,6 +330,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint32_t phase = 0;
   for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
+    if (kb == kb_begin) stamp(1);  // first stage landed
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * WN * 128);  // rows [WN c, WN c + WN) of the W tile
     const uint32_t b_base = stage_x(s);
@@ -343,6 +357,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int j = 0; j < kHalves; ++j)
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) fence_reg(acc[j][i]);
+  stamp(2);  // main loop done
 
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
   // P[BM t][kStride] fp32 (n fastest).
@@ -359,7 +374,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
         for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * kStride + n_l + 8 * h] = acc[j][4 * q + 2 * h + b];
   }
+  stamp(3);  // partial tile parked
   cluster_sync();
+  stamp(4);  // cluster has parked its partials
 
   // CTA ks reduces token rows [t_begin, t_end) of the tile over all peers, in rank order.
   constexpr int kRowThreads = BN / 4;             // 4 consecutive n per thread
@@ -367,23 +384,43 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int t_begin = (BM * ks) / split, t_end = (BM * (ks + 1)) / split;
   const int n4 = (tid % kRowThreads) * 4;
   const int gn = n0 + n4;
-  for (int t = t_begin + tid / kRowThreads; t < t_end; t += kRowsPerPass) {
-    const uint32_t local = base + uint32_t((t * kStride + n4) * 4);
-    float4 sum = ld_dsmem_f4(mapa_shared(local, uint32_t(g * split)));
-    for (int r = 1; r < split; ++r) {
-      const float4 v = ld_dsmem_f4(mapa_shared(local, uint32_t(g * split + r)));
-      sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
-    }
-    const int gt = m0 + t;
-    if (gt < m && gn < n_out) {
-      __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
-      uint2 pack;
-      pack.x = *reinterpret_cast<uint32_t*>(&lo);
-      pack.y = *reinterpret_cast<uint32_t*>(&hi);
-      *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
+  // Two token rows per pass, every peer's float4 of both loaded before any add: up to 16
+  // DSMEM loads in flight per thread instead of one round trip per add (E11).
+  for (int t = t_begin + tid / kRowThreads; t < t_end; t += 2 * kRowsPerPass) {
+    const int tb = t + kRowsPerPass;
+    const bool two = tb < t_end;
+    const uint32_t local_a = base + uint32_t((t * kStride + n4) * 4);
+    const uint32_t local_b = base + uint32_t((tb * kStride + n4) * 4);
+    float4 va[8] = {}, vb[8] = {};
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+      if (r < split) {
+        va[r] = ld_dsmem_f4(mapa_shared(local_a, uint32_t(g * split + r)));
+        if (two) vb[r] = ld_dsmem_f4(mapa_shared(local_b, uint32_t(g * split + r)));
+      }
+    float4 sa = va[0], sb = vb[0];
+#pragma unroll
+    for (int r = 1; r < 8; ++r)
+      if (r < split) {  // rank order: deterministic
+        sa.x += va[r].x; sa.y += va[r].y; sa.z += va[r].z; sa.w += va[r].w;
+        sb.x += vb[r].x; sb.y += vb[r].y; sb.z += vb[r].z; sb.w += vb[r].w;
+      }
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      const float4 sum = u == 0 ? sa : sb;
+      const int gt = m0 + (u == 0 ? t : tb);
+      if ((u == 0 || two) && gt < m && gn < n_out) {
+        __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
+        uint2 pack;
+        pack.x = *reinterpret_cast<uint32_t*>(&lo);
+        pack.y = *reinterpret_cast<uint32_t*>(&hi);
+        *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
+      }
     }
   }
+  stamp(5);  // reduction + stores done
   cluster_sync();
+  stamp(6);
 }
 
 }  // namespace projkit::wgmma_tma
