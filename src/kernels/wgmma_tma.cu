@@ -59,8 +59,8 @@ bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64
   return r == CUDA_SUCCESS;
 }
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int,
-                          unsigned long long*);
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
+                          float*, unsigned long long*);
 
 // One instantiation per (token tile = the wgmma N, W rows per CTA); split and stages are
 // runtime values.
@@ -93,13 +93,19 @@ class WgmmaTma final : public PreparedMethod {
         mc_(cfg.get("mc", 1)),
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
+        red_(cfg.get("red", 0)),
         encode_(tensor_map_encoder()),
         kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: (bm, bn) must be (64|128|192, 128) or (64|128, 256)");
     if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
-    smem_ = smem_bytes(bm_, bn_, stages_);
+    smem_ = smem_bytes(bm_, bn_, stages_, split_, red_);
+    if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
+      const std::size_t ctas = std::size_t(spec_.n / bn_) * std::size_t(split_) *
+                               std::size_t((ctx.max_m + bm_ - 1) / bm_);
+      ws_ = DeviceBuffer(ctas * std::size_t(bm_) * std::size_t(bn_) * sizeof(float));
+    }
     cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
     // The cluster (one CTA per SM, `split` of them) must be schedulable at all.
@@ -146,7 +152,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, stamps_);
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_, ws_.as<float>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -172,6 +178,8 @@ class WgmmaTma final : public PreparedMethod {
   ProjectionSpec spec_;
   int bm_, bn_, split_, mc_, stages_;
   bool xfit_;
+  int red_;
+  DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   int smem_ = 0;
   EncodeTiledFn encode_;
   KernelFn kernel_;
@@ -213,10 +221,11 @@ class WgmmaTma final : public PreparedMethod {
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
 // BN = 256 (stage = 32 KB W + BM x 128 B x): 128 -> 4 (192 KB), 64 -> 5 (200 KB).
-Config cfg(int bm, int split, int mc, int xfit = 0, int bn = kBlockN) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int bn = kBlockN, int red = 0) {
   const int stages = bn == 256 ? (bm == 128 ? 4 : 5) : bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", bn}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
+  if (red) c.params.push_back({"red", red});
   return c;
 }
 
@@ -246,14 +255,19 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 5, 1, 1),  // qkv M 97..127: split5 wins at 128 and split4.xfit1 ties at 96
       cfg(64, 4, 1, 1),   // qkv M 33..63 without zero-filled x rows
       cfg(64, 2, 1, 1),   // pooler / unpooler M 33..63 without zero-filled x rows
-      // ---- BN = 256 W rows per CTA (two m64 wgmmas per consumer warpgroup; E10): x is
-      // re-read from L2 once per 256 W rows instead of 128. Splits chosen to fit one wave:
-      cfg(128, 8, 1, 0, 256),  // qkv M=128: 9 tiles x 8 = 72 CTAs (9 clusters of 8 <= 15)
-      cfg(128, 6, 1, 0, 256),  // pooler M=128: 16 x 6 = 96 CTAs (16 clusters of 6 <= 17)
-      cfg(128, 5, 1, 0, 256),  // qkv M=256: 2 token tiles x 9 x 5 = 90 CTAs (18 clusters of 5 <= 22)
-      cfg(128, 4, 1, 0, 256),  // pooler M=128: 64 CTAs; qkv M=256: 72 CTAs (18 of 4)
-      cfg(128, 3, 1, 0, 256),  // M=128 unpooler / o: 32 x 3 = 96 CTAs (32 of 3 <= 39); pooler M=256: 96
-      cfg(128, 2, 1, 0, 256),  // M=256 unpooler / o: 2 x 32 x 2 = 128 CTAs (64 of 2 <= 66); M=128: 64
+      // ---- split-K combine through L2 (red2, E13): peers' rows via a per-CTA fp32 slot in a
+      // workspace instead of DSMEM (measured ~20 GB/s per SM, E12). Same grids as above.
+      cfg(128, 5, 1, 0, kBlockN, 2),  // qkv M=128
+      cfg(128, 3, 1, 0, kBlockN, 2),  // pooler M=128; qkv M=256 (2 token tiles x 18 x 3 = 108 CTAs)
+      cfg(128, 2, 1, 0, kBlockN, 2),  // o / unpooler M=128: 128 CTAs
+      cfg(128, 5, 1, 1, kBlockN, 2),  // qkv M 97..127 (xfit)
+      cfg(128, 3, 1, 1, kBlockN, 2),  // pooler M 65..127 (xfit)
+      cfg(128, 2, 1, 1, kBlockN, 2),  // o / unpooler M 65..127 (xfit)
+      cfg(192, 5, 1, 1, kBlockN, 2),  // qkv M 129..192
+      cfg(192, 3, 1, 1, kBlockN, 2),  // pooler M 129..192
+      cfg(192, 2, 1, 1, kBlockN, 2),  // o / unpooler M 129..192
+      cfg(64, 4, 1, 0, kBlockN, 2),   // qkv M 33..64
+      cfg(64, 2, 1, 0, kBlockN, 2),   // pooler / unpooler / o M 33..64
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): bm256.split5/3/2
       // (qkv parity, pooler/unpooler 0.95), bm128.split2 (unpooler M=128 loses), the xfit
       // variants bm128.split4 (qkv 0.98-1.00 at 80/96) and bm128.split2 (unpooler 0.95-0.97),
@@ -283,8 +297,11 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (stages < 2) return "wgmma_tma: stages must be >= 2";
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
-  if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
-    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) + " B) exceeds the opt-in limit";
+  const int red = c.get("red", 0);
+  if (red < 0 || red > 2) return "wgmma_tma: red must be 0 (DSMEM pull), 1 (bulk-copy push) or 2 (through L2)";
+  if (std::size_t(smem_bytes(bm, bn, stages, split, red)) > dev.smem_per_block_optin)
+    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages, split, red)) +
+           " B) exceeds the opt-in limit";
   if (m_lo < 1 || m_hi < m_lo) return "wgmma_tma: bad M range";
   return "";
 }
@@ -302,7 +319,7 @@ int wgmma_tma_max_active_clusters(const Config& c) {
             stages = c.get("stages", 4);
   KernelFn k = kernel_for(bm, bn);
   if (!k) return 0;
-  const int smem = smem_bytes(bm, bn, stages);
+  const int smem = smem_bytes(bm, bn, stages, split, c.get("red", 0));
   cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
   cudaLaunchConfig_t lc{};
   lc.gridDim = dim3(unsigned(split * mc), 1, 1);

@@ -145,15 +145,15 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
 
-// BN = 256 configs (two m64 wgmmas per consumer warpgroup, issue 6 E10): odd M around the
-// 128-token tile edges, two launches per M (the second must not see state of the first).
-class WgmmaTmaBn256 : public ::testing::TestWithParam<const char*> {};
+// Split-K through L2 (red2, issue 6 E13): odd M around the token-tile edges, two launches
+// per M (the second reuses the workspace slots the first wrote).
+class WgmmaTmaRed2 : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(WgmmaTmaBn256, MatchFp64ReferenceAtOddM) {
-  check_all_configs("wgmma_tma", GetParam(), {65, 127, 128, 129, 200, 255, 256}, 2, ".bn256.");
+TEST_P(WgmmaTmaRed2, MatchFp64ReferenceAtOddM) {
+  check_all_configs("wgmma_tma", GetParam(), {65, 127, 128, 129, 200, 255, 256}, 2, ".red2");
 }
 
-INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaBn256, ::testing::Values("qkv", "o", "pooler", "unpooler"));
+INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaRed2, ::testing::Values("qkv", "o", "pooler", "unpooler"));
 
 }  // namespace
 }  // namespace projkit
