@@ -2,13 +2,19 @@
 // Regime: the weight stream still dominates but the token count makes SIMT/GEMV kernels
 //   compute-bound; at M = 256 the tensor pipe and the HBM stream are about balanced.
 // Mechanism: operand swap D[n, t] = W[n, :] . x[t, :] so the weights are the wgmma A
-//   operand (64 or 128 W rows per consumer warpgroup: BN = 128 or 256 per CTA) and the
-//   tokens are the wgmma N (BM = 64..192; 64..128 at BN = 256). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
+//   operand (64 W rows per consumer warpgroup, 128 per CTA) and the tokens are the wgmma N
+//   (BM = 64..192). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
 //   in prepare(), x's encoded on the host in every run(), which is pure host work and
 //   capturable) into a multi-stage mbarrier ring fed by one producer thread. K is split
-//   over a thread-block cluster; the fp32 partial tiles are reduced through distributed
-//   shared memory in rank order (deterministic, no global scratch, replay-safe).
-//   Device code: wgmma_tma.cuh.
+//   over a thread-block cluster; the fp32 partial tiles are combined in rank order
+//   (deterministic) either through distributed shared memory (red0: no global scratch) or,
+//   with red2, through a workspace of per-CTA fp32 slots owned by the prepared method
+//   (written and read inside one call after a cluster barrier: no counters, no spinning,
+//   nothing to reset; one Projection runs on one stream at a time, like every workspace
+//   here). Replay-safe either way. Device code: wgmma_tma.cuh.
+//   Where the time goes (issue 6 E11 phase stamps, pooler M=128): ~3 us until the first
+//   stage lands, the main loop ends near the HBM read floor, then 3.5-4 us of split-K
+//   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay.
 // Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
 //   x 16-byte aligned, y 8-byte aligned; sm_90a; split <= 8 (portable cluster size);
 //   split <= K / 64; the ring must fit the opt-in shared memory.
@@ -62,25 +68,17 @@ bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned long long*);
 
-// One instantiation per (token tile = the wgmma N, W rows per CTA); split and stages are
-// runtime values.
+// One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
+// The kernel's WN template parameter also allows 128 W rows per consumer warpgroup (BN = 256,
+// issue 6 E10); it measured slower everywhere and is not instantiated.
 KernelFn kernel_for(int bm, int bn) {
-  if (bn == 128) {
-    switch (bm) {
-      case 64: return wgmma_tma_kernel<64, 64>;
-      case 128: return wgmma_tma_kernel<128, 64>;
-      case 192: return wgmma_tma_kernel<192, 64>;  // (256 dropped: no BM=256 config ever won, issue 6)
-      default: return nullptr;
-    }
+  if (bn != kBlockN) return nullptr;
+  switch (bm) {
+    case 64: return wgmma_tma_kernel<64, 64>;
+    case 128: return wgmma_tma_kernel<128, 64>;
+    case 192: return wgmma_tma_kernel<192, 64>;  // (256 dropped: no BM=256 config ever won, issue 6)
+    default: return nullptr;
   }
-  if (bn == 256) {  // two m64 wgmmas per consumer warpgroup: 128 accumulators at BM = 128 (E10)
-    switch (bm) {
-      case 64: return wgmma_tma_kernel<64, 128>;
-      case 128: return wgmma_tma_kernel<128, 128>;
-      default: return nullptr;
-    }
-  }
-  return nullptr;
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -97,10 +95,10 @@ class WgmmaTma final : public PreparedMethod {
         encode_(tensor_map_encoder()),
         kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: (bm, bn) must be (64|128|192, 128) or (64|128, 256)");
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192 and bn 128");
     if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
-    smem_ = smem_bytes(bm_, bn_, stages_, split_, red_);
+    smem_ = smem_bytes(bm_, bn_, stages_);
     if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
       const std::size_t ctas = std::size_t(spec_.n / bn_) * std::size_t(split_) *
                                std::size_t((ctx.max_m + bm_ - 1) / bm_);
@@ -220,10 +218,9 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-// BN = 256 (stage = 32 KB W + BM x 128 B x): 128 -> 4 (192 KB), 64 -> 5 (200 KB).
-Config cfg(int bm, int split, int mc, int xfit = 0, int bn = kBlockN, int red = 0) {
-  const int stages = bn == 256 ? (bm == 128 ? 4 : 5) : bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
-  Config c{"wgmma_tma", {{"bn", bn}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
+  const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
+  Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
   return c;
@@ -242,7 +239,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 4, 1),  // qkv M=128: 72 CTAs; 17.5-18.1 vs 20.4-20.5 us
       cfg(128, 5, 1),  // qkv M=128: 90 CTAs (18 clusters of 5 <= 22); 18.05 vs 20.51 us
       cfg(128, 3, 1),  // pooler M=128: 96 CTAs (32 clusters of 3 <= 39); 25.6 vs 27.6 us
-      cfg(128, 2, 1),  // o / unpooler M=128: 128 CTAs (64 clusters of 2 <= 66); re-screened after E11
       cfg(192, 5, 1),  // qkv M=192: 90 CTAs; 20.6 vs 23.0 us
       cfg(192, 3, 1),  // pooler M=192: 96 CTAs; 29.3 vs 30.3 us
       cfg(192, 2, 1),  // unpooler M=192: 128 CTAs; 26.0-26.4 vs 28.7-29.0 us
@@ -255,20 +251,16 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 5, 1, 1),  // qkv M 97..127: split5 wins at 128 and split4.xfit1 ties at 96
       cfg(64, 4, 1, 1),   // qkv M 33..63 without zero-filled x rows
       cfg(64, 2, 1, 1),   // pooler / unpooler M 33..63 without zero-filled x rows
-      // ---- split-K combine through L2 (red2, E13): peers' rows via a per-CTA fp32 slot in a
-      // workspace instead of DSMEM (measured ~20 GB/s per SM, E12). Same grids as above.
-      cfg(128, 5, 1, 0, kBlockN, 2),  // qkv M=128
-      cfg(128, 3, 1, 0, kBlockN, 2),  // pooler M=128; qkv M=256 (2 token tiles x 18 x 3 = 108 CTAs)
-      cfg(128, 2, 1, 0, kBlockN, 2),  // o / unpooler M=128: 128 CTAs
-      cfg(128, 5, 1, 1, kBlockN, 2),  // qkv M 97..127 (xfit)
-      cfg(128, 3, 1, 1, kBlockN, 2),  // pooler M 65..127 (xfit)
-      cfg(128, 2, 1, 1, kBlockN, 2),  // o / unpooler M 65..127 (xfit)
-      cfg(192, 5, 1, 1, kBlockN, 2),  // qkv M 129..192
-      cfg(192, 3, 1, 1, kBlockN, 2),  // pooler M 129..192
-      cfg(192, 2, 1, 1, kBlockN, 2),  // o / unpooler M 129..192
-      cfg(64, 4, 1, 0, kBlockN, 2),   // qkv M 33..64
-      cfg(64, 2, 1, 0, kBlockN, 2),   // pooler / unpooler / o M 33..64
-      // Dropped after measurement (numbers in docs/experiments.md, issue 6): bm256.split5/3/2
+      // ---- split-K combine through L2 (red2, E13: per-CTA fp32 slots in a workspace instead of
+      // the DSMEM pull; H200 2026-12-01, b/c us, red0 twin in the same run):
+      cfg(128, 5, 1, 0, 2),  // qkv M=128: 20.61/18.37 (1.116) vs red0 20.54/18.64 (1.105); rerun
+                             // 20.80/18.35 (1.124) vs red0 20.67/18.72 (1.099)
+      // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
+      // (E10: 0.52-0.94x), every red1 config (E12), every other red2 config (E13: at or below
+      // its red0 twin: bm128.split3 qkv M=256 1.022 vs 1.034, bm128.split3.xfit1 pooler M=96/128
+      // 1.099/1.024 vs 1.114/1.037, bm192.split5.xfit1 qkv M=192 1.072 vs 1.075, bm64.*,
+      // bm128.split2, bm192.split{3,2}.xfit1), bm128.split2 red0 (E11: unpooler M=128 0.98-1.00,
+      // o 0.71), bm256.split5/3/2
       // (qkv parity, pooler/unpooler 0.95), bm128.split2 (unpooler M=128 loses), the xfit
       // variants bm128.split4 (qkv 0.98-1.00 at 80/96) and bm128.split2 (unpooler 0.95-0.97),
       // and every x-multicast config (mc2: qkv M=256 0.88x, pooler M=256 0.94x after the fix).
@@ -282,11 +274,11 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (!dev.is_hopper_sm90()) return "wgmma_tma: needs sm_90 (wgmma, TMA, clusters)";
   if (spec.k % kBlockK != 0) return "wgmma_tma: K must be a multiple of 64";
   const int bn = c.get("bn", kBlockN);
-  if (bn != 128 && bn != 256) return "wgmma_tma: bn must be 128 or 256";
+  if (bn != kBlockN) return "wgmma_tma: bn must be 128 (BN = 256 was measured slower, issue 6 E10)";
   if (spec.n % bn != 0) return "wgmma_tma: N must be a multiple of bn";
   if (spec.slice_max_m > 0 && spec.slice_rows % bn != 0) return "wgmma_tma: the row slice must be a multiple of bn";
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
-  if (!kernel_for(bm, bn)) return "wgmma_tma: (bm, bn) must be (64|128|192, 128) or (64|128, 256)";
+  if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128 or 192";
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
@@ -298,9 +290,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  if (red < 0 || red > 2) return "wgmma_tma: red must be 0 (DSMEM pull), 1 (bulk-copy push) or 2 (through L2)";
-  if (std::size_t(smem_bytes(bm, bn, stages, split, red)) > dev.smem_per_block_optin)
-    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages, split, red)) +
+  if (red != 0 && red != 2) return "wgmma_tma: red must be 0 (DSMEM pull) or 2 (through L2)";
+  if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
+    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +
            " B) exceeds the opt-in limit";
   if (m_lo < 1 || m_hi < m_lo) return "wgmma_tma: bad M range";
   return "";
@@ -319,7 +311,7 @@ int wgmma_tma_max_active_clusters(const Config& c) {
             stages = c.get("stages", 4);
   KernelFn k = kernel_for(bm, bn);
   if (!k) return 0;
-  const int smem = smem_bytes(bm, bn, stages, split, c.get("red", 0));
+  const int smem = smem_bytes(bm, bn, stages);
   cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
   cudaLaunchConfig_t lc{};
   lc.gridDim = dim3(unsigned(split * mc), 1, 1);

@@ -3,8 +3,8 @@
 // One CTA = 3 warpgroups (384 threads):
 //   WG0     producer: one thread issues TMA loads (W tile + x tile per k-block) into a
 //           `stages`-deep smem ring, completion counted on full[s] mbarriers (expect_tx);
-//   WG1,WG2 consumers: each owns WN = 64 or 128 rows of W (one or two m64 wgmmas: the wgmma M)
-//           and all BM tokens (the wgmma N),
+//   WG1,WG2 consumers: each owns WN = 64 rows of W (the wgmma M; the template allows 128 =
+//           two m64 wgmmas, measured slower, E10) and all BM tokens (the wgmma N),
 //           D[n, t] = sum_k W[n, k] * x[t, k] (operand swap: y^T tile), fp32 accumulators,
 //           release a stage by arriving on empty[s] once the wgmma reading it has retired.
 // Grid: x = clusters of mc x split CTAs (cluster rank = g * split + ks): g in [0, mc) picks one
@@ -13,10 +13,15 @@
 // of its rows and multicasts them to all mc, so L2 serves x once per mc N tiles. A stage is
 // then free only when the consumers of all mc CTAs released it (empty count x mc, remote
 // arrivals).
-// After the main loop every CTA parks its fp32 partial tile in its own (now idle) ring smem;
-// CTA ks of an N tile then reduces token rows [ks*BM/split, (ks+1)*BM/split) over the split
-// peers through DSMEM, in rank order (deterministic), and writes bf16. No global scratch:
-// replay- and stream-safe.
+// After the main loop every CTA parks its fp32 partial tile in its own (now idle) ring smem.
+// red = 0: CTA ks of an N tile then reduces token rows [ks*BM/split, (ks+1)*BM/split) over the
+// split peers through DSMEM, in rank order (deterministic), and writes bf16. No global scratch.
+// red = 2: CTA ks owns rows [own_row(ks), own_row(ks+1)); it copies the rows the others own to
+// its fp32 slot in `ws`, a cluster barrier publishes them, and each owner sums its rows in rank
+// order (own rows from smem, the peers' from their slots). Replay-safe: every slot read in a
+// call was written earlier in the same call.
+// Dev probe: with a non-null `stamps` (PROJKIT_WGMMA_STAMPS builds only) thread 128 of every
+// CTA records globaltimer at 7 phase points (E11).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)
@@ -42,26 +47,14 @@ __host__ __device__ constexpr int stage_bytes(int bm, int bn) { return w_tile_by
 // fp32 per token row of the partial tile: bn + 4 (the +4 makes fragment stores bank-conflict free)
 __host__ __device__ constexpr int partial_stride(int bn) { return bn + 4; }
 __host__ __device__ constexpr int partial_bytes(int bm, int bn) { return bm * partial_stride(bn) * 4; }
-// red = 1 (push reduction, E12): CTA o of a cluster owns token rows [push_row(o), push_row(o+1))
-// (8-row aligned); each peer bulk-copies its partial rows for o into one of o's split-1
-// inbox slots of push_rows_cap rows each, placed after the parked partial tile.
-__host__ __device__ constexpr int push_row(int bm, int split, int o) { return 8 * (((bm / 8) * o) / split); }
-__host__ __device__ constexpr int push_rows_cap(int bm, int split) { return 8 * ((bm / 8 + split - 1) / split); }
-__host__ __device__ constexpr int inbox_slot_bytes(int bm, int bn, int split) {
-  return push_rows_cap(bm, split) * partial_stride(bn) * 4;
+// red = 2 (split-K combine through L2, E13): CTA o of a cluster owns token rows
+// [own_row(o), own_row(o+1)) of the tile (8-row aligned).
+__host__ __device__ constexpr int own_row(int bm, int split, int o) { return 8 * (((bm / 8) * o) / split); }
+__host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages) {
+  return stages * stage_bytes(bm, bn) > partial_bytes(bm, bn) ? stages * stage_bytes(bm, bn) : partial_bytes(bm, bn);
 }
-__host__ __device__ constexpr int reduce_bytes(int bm, int bn, int split, int red) {
-  return partial_bytes(bm, bn) + (red == 1 ? (split - 1) * inbox_slot_bytes(bm, bn, split) : 0);
-}
-__host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages, int split, int red) {
-  return stages * stage_bytes(bm, bn) > reduce_bytes(bm, bn, split, red) ? stages * stage_bytes(bm, bn)
-                                                                         : reduce_bytes(bm, bn, split, red);
-}
-// [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile (+ inbox)]
-// [full[], empty[], reduction barrier]
-__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages, int split, int red) {
-  return 1024 + ring_bytes(bm, bn, stages, split, red) + 16 * stages + 16;
-}
+// [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
+__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages; }
 
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
@@ -169,20 +162,6 @@ __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtens
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c_inner), "r"(c_outer), "h"(cta_mask), "l"(policy)
       : "memory");
 }
-// Order this thread's generic-proxy smem writes before later async-proxy (bulk copy) reads.
-__device__ __forceinline__ void fence_proxy_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-// Bulk copy of `bytes` (16-B multiple) from this CTA's smem to a peer's smem (shared::cluster
-// address), completion counted in bytes on the peer's mbarrier `remote_bar`.
-__device__ __forceinline__ void bulk_copy_to_peer(uint32_t remote_dst, uint32_t local_src, uint32_t bytes,
-                                                  uint32_t remote_bar) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(remote_dst),
-      "r"(local_src), "r"(bytes), "r"(remote_bar)
-      : "memory");
-}
-__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-// Wait until the committed bulk copies have finished reading their smem sources.
-__device__ __forceinline__ void bulk_wait_read0() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 // 16-byte local smem read.
 __device__ __forceinline__ float4 ld_smem_f4(uint32_t addr) {
   float4 v;
@@ -273,8 +252,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
                      __nv_bfloat16* __restrict__ y,              // [m][n_out] bf16
                      int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
-                     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 1 = push by bulk copy (E12),
-                               // 2 = through L2: fp32 slots in `ws` (E13)
+                     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
+                               // in `ws` (E13); 1 (bulk-copy push, E12) was removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
@@ -290,8 +269,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = smem_u32(smem_raw);
   const uint32_t base = (raw + 1023u) & ~1023u;
-  const uint32_t bars = base + uint32_t(ring_bytes(BM, BN, stages, split, red));  // full[s], empty[s], red_bar
-  const uint32_t red_bar = bars + 16u * uint32_t(stages);  // red = 1: inbox bytes of the peers have landed
+  const uint32_t bars = base + uint32_t(ring_bytes(BM, BN, stages));  // full[s], then empty[s]
   auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
   auto empty_bar = [&](int s) { return bars + 8u * uint32_t(stages + s); };
   auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
@@ -317,7 +295,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
-    mbar_init(red_bar, 1);  // one arrive.expect_tx by this CTA's first consumer thread
     fence_mbar_init();
   }
   cluster_sync();  // peers' barriers exist before any multicast or remote arrive
@@ -421,7 +398,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     constexpr int kRowThreads = BN / 4;
     constexpr int kRowsPerPass = 256 / kRowThreads;
     const int n4 = (tid % kRowThreads) * 4;
-    const int r0 = push_row(BM, split, ks), r1 = push_row(BM, split, ks + 1);
+    const int r0 = own_row(BM, split, ks), r1 = own_row(BM, split, ks + 1);
     const unsigned cta0 = blockIdx.y * gridDim.x + (blockIdx.x - unsigned(crank)) + unsigned(g * split);
     float* my_slot = ws + size_t(cta0 + unsigned(ks)) * size_t(BM * BN);
     for (int t = tid / kRowThreads; t < BM; t += kRowsPerPass) {
@@ -454,57 +431,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     stamp(5);
-    stamp(6);
-    return;
-  }
-  if (red == 1) {
-    // Push: every ring of the cluster is idle after this barrier, so peers may write our inbox.
-    fence_proxy_async_smem();  // our parked rows are read by the async proxy (bulk copies)
-    cluster_sync();
-    stamp(4);
-    const int r0 = push_row(BM, split, ks), r1 = push_row(BM, split, ks + 1);
-    const uint32_t inbox = base + uint32_t(partial_bytes(BM, BN));
-    const uint32_t slot_bytes = uint32_t(inbox_slot_bytes(BM, BN, split));
-    if (tid == 0) {
-      mbar_arrive_expect_tx(red_bar, uint32_t((split - 1) * (r1 - r0) * kStride * 4));
-      for (int o = 0; o < split; ++o) {
-        const int o0 = push_row(BM, split, o), o1 = push_row(BM, split, o + 1);
-        if (o == ks || o1 == o0) continue;
-        const uint32_t peer = uint32_t(g * split + o);
-        const uint32_t slot = uint32_t(ks < o ? ks : ks - 1);  // our slot in o's inbox
-        bulk_copy_to_peer(mapa_shared(inbox + slot * slot_bytes, peer), base + uint32_t(o0 * kStride * 4),
-                          uint32_t((o1 - o0) * kStride * 4), mapa_shared(red_bar, peer));
-      }
-      bulk_commit();
-    }
-    mbar_wait(red_bar, 0);  // every peer's rows for us have landed
-    constexpr int kRowThreads = BN / 4;
-    constexpr int kRowsPerPass = 256 / kRowThreads;
-    const int n4 = (tid % kRowThreads) * 4;
-    const int gn = n0 + n4;
-    for (int t = r0 + tid / kRowThreads; t < r1; t += kRowsPerPass) {
-      float4 v[8] = {};
-#pragma unroll
-      for (int r = 0; r < 8; ++r)
-        if (r < split)
-          v[r] = ld_smem_f4(r == ks ? base + uint32_t((t * kStride + n4) * 4)
-                                    : inbox + uint32_t(r < ks ? r : r - 1) * slot_bytes +
-                                          uint32_t(((t - r0) * kStride + n4) * 4));
-      float4 sum = v[0];
-#pragma unroll
-      for (int r = 1; r < 8; ++r)
-        if (r < split) { sum.x += v[r].x; sum.y += v[r].y; sum.z += v[r].z; sum.w += v[r].w; }  // rank order
-      const int gt = m0 + t;
-      if (gt < m && gn < n_out) {
-        __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
-        uint2 pack;
-        pack.x = *reinterpret_cast<uint32_t*>(&lo);
-        pack.y = *reinterpret_cast<uint32_t*>(&hi);
-        *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
-      }
-    }
-    stamp(5);
-    if (tid == 0) bulk_wait_read0();  // our parked rows must outlive the copies reading them
     stamp(6);
     return;
   }
