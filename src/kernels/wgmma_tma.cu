@@ -6,10 +6,16 @@
 //   (BM = 64..192). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
 //   in prepare(), x's encoded on the host in every run(), which is pure host work and
 //   capturable) into a multi-stage mbarrier ring fed by one producer thread. K is split
-//   over a thread-block cluster; the fp32 partial tiles are reduced through distributed
-//   shared memory in rank order (deterministic, no global scratch, replay-safe).
-//   Device code: wgmma_tma.cuh.
-// Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % 128 == 0;
+//   over a thread-block cluster; the fp32 partial tiles are combined in rank order
+//   (deterministic) either through distributed shared memory (red0: no global scratch) or,
+//   with red2, through a workspace of per-CTA fp32 slots owned by the prepared method
+//   (written and read inside one call after a cluster barrier: no counters, no spinning,
+//   nothing to reset; one Projection runs on one stream at a time, like every workspace
+//   here). Replay-safe either way. Device code: wgmma_tma.cuh.
+//   Where the time goes (issue 6 E11 phase stamps, pooler M=128): ~3 us until the first
+//   stage lands, the main loop ends near the HBM read floor, then 3.5-4 us of split-K
+//   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay.
+// Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
 //   x 16-byte aligned, y 8-byte aligned; sm_90a; split <= 8 (portable cluster size);
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
@@ -17,6 +23,11 @@
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <algorithm>
+#ifdef PROJKIT_WGMMA_STAMPS
+#include <cstdio>
+#include <string>
+#include <vector>
+#endif
 
 #include "core/method.hpp"
 
@@ -54,14 +65,18 @@ bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64
   return r == CUDA_SUCCESS;
 }
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int);
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
+                          float*, unsigned long long*);
 
-// One instantiation per token tile (the wgmma N); split and stages are runtime values.
-KernelFn kernel_for(int bm) {
+// One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
+// The kernel's WN template parameter also allows 128 W rows per consumer warpgroup (BN = 256,
+// issue 6 E10); it measured slower everywhere and is not instantiated.
+KernelFn kernel_for(int bm, int bn) {
+  if (bn != kBlockN) return nullptr;
   switch (bm) {
-    case 64: return wgmma_tma_kernel<64>;
-    case 128: return wgmma_tma_kernel<128>;
-    case 192: return wgmma_tma_kernel<192>;  // (256 dropped: no BM=256 config ever won, issue 6)
+    case 64: return wgmma_tma_kernel<64, 64>;
+    case 128: return wgmma_tma_kernel<128, 64>;
+    case 192: return wgmma_tma_kernel<192, 64>;  // (256 dropped: no BM=256 config ever won, issue 6)
     default: return nullptr;
   }
 }
@@ -71,22 +86,32 @@ class WgmmaTma final : public PreparedMethod {
   WgmmaTma(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec),
         bm_(cfg.get("bm", 0)),
+        bn_(cfg.get("bn", kBlockN)),
         split_(cfg.get("split", 1)),
         mc_(cfg.get("mc", 1)),
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
+        red_(cfg.get("red", 0)),
         encode_(tensor_map_encoder()),
-        kernel_(kernel_for(bm_)) {
+        kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192");
-    if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192 and bn 128");
+    if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
-    smem_ = smem_bytes(bm_, stages_);
+    smem_ = smem_bytes(bm_, bn_, stages_);
+    if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
+      const std::size_t ctas = std::size_t(spec_.n / bn_) * std::size_t(split_) *
+                               std::size_t((ctx.max_m + bm_ - 1) / bm_);
+      ws_ = DeviceBuffer(ctas * std::size_t(bm_) * std::size_t(bn_) * sizeof(float));
+    }
     cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
     // The cluster (one CTA per SM, `split` of them) must be schedulable at all.
     if (max_active_clusters() < 1)
       throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
+#ifdef PROJKIT_WGMMA_STAMPS
+    stamps_init(cfg);
+#endif
   }
 
   // Clusters of this config the device can hold at once (grids beyond it run in waves).
@@ -107,9 +132,9 @@ class WgmmaTma final : public PreparedMethod {
       return {StatusCode::invalid_argument, "wgmma_tma: x must be 16-byte aligned (TMA)"};
     if ((reinterpret_cast<uintptr_t>(a.y) & 7) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: y must be 8-byte aligned (bf16x4 stores)"};
-    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(kBlockN) * mc_) != 0)
-      return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of 128 * mc and <= N"};
-    const unsigned n_tiles = unsigned(a.n_out / kBlockN);
+    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(bn_) * mc_) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of bn * mc and <= N"};
+    const unsigned n_tiles = unsigned(a.n_out / bn_);
     const unsigned m_tiles = unsigned((a.m + bm_ - 1) / bm_);
     // x rows per tile load: BM, or (xfit, one token tile) m rounded up to 8 rows per slice.
     int x_rows = bm_;
@@ -125,7 +150,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows);
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_, ws_.as<float>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -149,20 +174,55 @@ class WgmmaTma final : public PreparedMethod {
   }
 
   ProjectionSpec spec_;
-  int bm_, split_, mc_, stages_;
+  int bm_, bn_, split_, mc_, stages_;
   bool xfit_;
+  int red_;
+  DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   int smem_ = 0;
   EncodeTiledFn encode_;
   KernelFn kernel_;
   CUtensorMap w_map_{};
+  unsigned long long* stamps_ = nullptr;  // dev phase probe (PROJKIT_WGMMA_STAMPS builds only)
+#ifdef PROJKIT_WGMMA_STAMPS
+  std::string name_;
+  int grid_ctas_ = 0;
+
+ public:
+  // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.
+  void stamps_init(const Config& cfg) {
+    name_ = cfg.name();
+    cuda_check(cudaMalloc(&stamps_, 8 * 8 * 4096), "stamps");
+    cuda_check(cudaMemset(stamps_, 0, 8 * 8 * 4096), "stamps");
+  }
+  ~WgmmaTma() override {
+    if (!stamps_) return;
+    std::vector<unsigned long long> h(8 * 4096);
+    cudaDeviceSynchronize();
+    cudaMemcpy(h.data(), stamps_, h.size() * 8, cudaMemcpyDeviceToHost);
+    cudaFree(stamps_);
+    unsigned long long t0 = ~0ull;
+    int n = 0;
+    for (int c = 0; c < 4096 && h[c * 8 + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * 8]);
+    if (n == 0) return;
+    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "cluster_synced", "reduced", "exit"};
+    std::fprintf(stderr, "STAMPS %s ctas=%d (ns from the earliest CTA start: min / median / max)\n", name_.c_str(), n);
+    for (int i = 0; i < 7; ++i) {
+      std::vector<double> v;
+      for (int c = 0; c < n; ++c) v.push_back(double(h[c * 8 + i] - t0));
+      std::sort(v.begin(), v.end());
+      std::fprintf(stderr, "STAMPS   %-15s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
+    }
+  }
+#endif
 };
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
+  if (red) c.params.push_back({"red", red});
   return c;
 }
 
@@ -191,7 +251,16 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 5, 1, 1),  // qkv M 97..127: split5 wins at 128 and split4.xfit1 ties at 96
       cfg(64, 4, 1, 1),   // qkv M 33..63 without zero-filled x rows
       cfg(64, 2, 1, 1),   // pooler / unpooler M 33..63 without zero-filled x rows
-      // Dropped after measurement (numbers in docs/experiments.md, issue 6): bm256.split5/3/2
+      // ---- split-K combine through L2 (red2, E13: per-CTA fp32 slots in a workspace instead of
+      // the DSMEM pull; H200 2026-12-01, b/c us, red0 twin in the same run):
+      cfg(128, 5, 1, 0, 2),  // qkv M=128: 20.61/18.37 (1.116) vs red0 20.54/18.64 (1.105); rerun
+                             // 20.80/18.35 (1.124) vs red0 20.67/18.72 (1.099)
+      // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
+      // (E10: 0.52-0.94x), every red1 config (E12), every other red2 config (E13: at or below
+      // its red0 twin: bm128.split3 qkv M=256 1.022 vs 1.034, bm128.split3.xfit1 pooler M=96/128
+      // 1.099/1.024 vs 1.114/1.037, bm192.split5.xfit1 qkv M=192 1.072 vs 1.075, bm64.*,
+      // bm128.split2, bm192.split{3,2}.xfit1), bm128.split2 red0 (E11: unpooler M=128 0.98-1.00,
+      // o 0.71), bm256.split5/3/2
       // (qkv parity, pooler/unpooler 0.95), bm128.split2 (unpooler M=128 loses), the xfit
       // variants bm128.split4 (qkv 0.98-1.00 at 80/96) and bm128.split2 (unpooler 0.95-0.97),
       // and every x-multicast config (mc2: qkv M=256 0.88x, pooler M=256 0.94x after the fix).
@@ -204,24 +273,27 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     return "wgmma_tma: needs bf16 weights, activations and output";
   if (!dev.is_hopper_sm90()) return "wgmma_tma: needs sm_90 (wgmma, TMA, clusters)";
   if (spec.k % kBlockK != 0) return "wgmma_tma: K must be a multiple of 64";
-  if (spec.n % kBlockN != 0) return "wgmma_tma: N must be a multiple of 128";
-  if (spec.slice_max_m > 0 && spec.slice_rows % kBlockN != 0)
-    return "wgmma_tma: the row slice must be a multiple of 128";
-  if (c.get("bn", kBlockN) != kBlockN) return "wgmma_tma: bn must be 128";
+  const int bn = c.get("bn", kBlockN);
+  if (bn != kBlockN) return "wgmma_tma: bn must be 128 (BN = 256 was measured slower, issue 6 E10)";
+  if (spec.n % bn != 0) return "wgmma_tma: N must be a multiple of bn";
+  if (spec.slice_max_m > 0 && spec.slice_rows % bn != 0) return "wgmma_tma: the row slice must be a multiple of bn";
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
-  if (!kernel_for(bm)) return "wgmma_tma: bm must be 64, 128 or 192";
+  if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128 or 192";
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
   if (split * mc > 8) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
-  if ((spec.n / kBlockN) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / kBlockN) % mc != 0))
-    return "wgmma_tma: the number of 128-row N tiles must be a multiple of mc";
+  if ((spec.n / bn) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / bn) % mc != 0))
+    return "wgmma_tma: the number of bn-row N tiles must be a multiple of mc";
   if (split > spec.k / kBlockK) return "wgmma_tma: split exceeds the number of 64-wide k-blocks";
   if (stages < 2) return "wgmma_tma: stages must be >= 2";
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
-  if (std::size_t(smem_bytes(bm, stages)) > dev.smem_per_block_optin)
-    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, stages)) + " B) exceeds the opt-in limit";
+  const int red = c.get("red", 0);
+  if (red != 0 && red != 2) return "wgmma_tma: red must be 0 (DSMEM pull) or 2 (through L2)";
+  if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
+    return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +
+           " B) exceeds the opt-in limit";
   if (m_lo < 1 || m_hi < m_lo) return "wgmma_tma: bad M range";
   return "";
 }
@@ -235,10 +307,11 @@ std::unique_ptr<PreparedMethod> wgmma_tma_prepare(const PrepareContext& ctx, con
 // For tools: how many clusters of this config the current device holds at once (grids with
 // more clusters run in waves). Throws like prepare() on a config that cannot launch.
 int wgmma_tma_max_active_clusters(const Config& c) {
-  const int bm = c.get("bm", 0), split = c.get("split", 1), mc = c.get("mc", 1), stages = c.get("stages", 4);
-  KernelFn k = kernel_for(bm);
+  const int bm = c.get("bm", 0), bn = c.get("bn", kBlockN), split = c.get("split", 1), mc = c.get("mc", 1),
+            stages = c.get("stages", 4);
+  KernelFn k = kernel_for(bm, bn);
   if (!k) return 0;
-  const int smem = smem_bytes(bm, stages);
+  const int smem = smem_bytes(bm, bn, stages);
   cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");
   cudaLaunchConfig_t lc{};
   lc.gridDim = dim3(unsigned(split * mc), 1, 1);

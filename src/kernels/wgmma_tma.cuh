@@ -3,7 +3,8 @@
 // One CTA = 3 warpgroups (384 threads):
 //   WG0     producer: one thread issues TMA loads (W tile + x tile per k-block) into a
 //           `stages`-deep smem ring, completion counted on full[s] mbarriers (expect_tx);
-//   WG1,WG2 consumers: each owns 64 rows of W (the wgmma M) and all BM tokens (the wgmma N),
+//   WG1,WG2 consumers: each owns WN = 64 rows of W (the wgmma M; the template allows 128 =
+//           two m64 wgmmas, measured slower, E10) and all BM tokens (the wgmma N),
 //           D[n, t] = sum_k W[n, k] * x[t, k] (operand swap: y^T tile), fp32 accumulators,
 //           release a stage by arriving on empty[s] once the wgmma reading it has retired.
 // Grid: x = clusters of mc x split CTAs (cluster rank = g * split + ks): g in [0, mc) picks one
@@ -12,10 +13,15 @@
 // of its rows and multicasts them to all mc, so L2 serves x once per mc N tiles. A stage is
 // then free only when the consumers of all mc CTAs released it (empty count x mc, remote
 // arrivals).
-// After the main loop every CTA parks its fp32 partial tile in its own (now idle) ring smem;
-// CTA ks of an N tile then reduces token rows [ks*BM/split, (ks+1)*BM/split) over the split
-// peers through DSMEM, in rank order (deterministic), and writes bf16. No global scratch:
-// replay- and stream-safe.
+// After the main loop every CTA parks its fp32 partial tile in its own (now idle) ring smem.
+// red = 0: CTA ks of an N tile then reduces token rows [ks*BM/split, (ks+1)*BM/split) over the
+// split peers through DSMEM, in rank order (deterministic), and writes bf16. No global scratch.
+// red = 2: CTA ks owns rows [own_row(ks), own_row(ks+1)); it copies the rows the others own to
+// its fp32 slot in `ws`, a cluster barrier publishes them, and each owner sums its rows in rank
+// order (own rows from smem, the peers' from their slots). Replay-safe: every slot read in a
+// call was written earlier in the same call.
+// Dev probe: with a non-null `stamps` (PROJKIT_WGMMA_STAMPS builds only) thread 128 of every
+// CTA records globaltimer at 7 phase points (E11).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)
@@ -25,26 +31,30 @@
 
 namespace projkit::wgmma_tma {
 
-constexpr int kBlockN = 128;             // W rows per CTA = kConsumerWGs x 64 (wgmma M)
+constexpr int kBlockN = 128;             // default W rows per CTA = kConsumerWGs x 64 (wgmma M)
 constexpr int kBlockK = 64;              // bf16 per k-block = 128 B = one 128B-swizzle row
-constexpr int kConsumerWGs = 2;          // 64 W rows each
+constexpr int kConsumerWGs = 2;          // WN = 64 or 128 W rows each (one or two m64 wgmmas per k16)
 constexpr int kThreads = 128 * (1 + kConsumerWGs);
-constexpr int kWTileBytes = kBlockN * kBlockK * 2;  // [128 n][64 k] bf16 = 16 KB
-constexpr int kPartialStride = kBlockN + 4;         // fp32 per token row of the partial tile;
-                                                    // +4 makes fragment stores bank-conflict free
 constexpr int kProducerRegs = 40;        // the producer only loops and issues TMA
-constexpr int kConsumerRegs = 232;       // 128 accumulators at BM=256 + addressing
+constexpr int kConsumerRegs = 232;       // 128 accumulators (BM=256 x WN=64, or BM=128 x WN=128) + addressing
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536, "register file");
 static_assert(kBlockK * 2 == 128, "a k-block row must be exactly one 128B swizzle span");
 
-__host__ __device__ constexpr int x_tile_bytes(int bm) { return bm * kBlockK * 2; }   // [bm t][64 k] bf16
-__host__ __device__ constexpr int stage_bytes(int bm) { return kWTileBytes + x_tile_bytes(bm); }
-__host__ __device__ constexpr int partial_bytes(int bm) { return bm * kPartialStride * 4; }
-__host__ __device__ constexpr int ring_bytes(int bm, int stages) {
-  return stages * stage_bytes(bm) > partial_bytes(bm) ? stages * stage_bytes(bm) : partial_bytes(bm);
+// BN = W rows per CTA (128: 64 per consumer WG; 256: 128 per consumer WG, issue 6 E10).
+__host__ __device__ constexpr int w_tile_bytes(int bn) { return bn * kBlockK * 2; }     // [bn n][64 k] bf16
+__host__ __device__ constexpr int x_tile_bytes(int bm) { return bm * kBlockK * 2; }     // [bm t][64 k] bf16
+__host__ __device__ constexpr int stage_bytes(int bm, int bn) { return w_tile_bytes(bn) + x_tile_bytes(bm); }
+// fp32 per token row of the partial tile: bn + 4 (the +4 makes fragment stores bank-conflict free)
+__host__ __device__ constexpr int partial_stride(int bn) { return bn + 4; }
+__host__ __device__ constexpr int partial_bytes(int bm, int bn) { return bm * partial_stride(bn) * 4; }
+// red = 2 (split-K combine through L2, E13): CTA o of a cluster owns token rows
+// [own_row(o), own_row(o+1)) of the tile (8-row aligned).
+__host__ __device__ constexpr int own_row(int bm, int split, int o) { return 8 * (((bm / 8) * o) / split); }
+__host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages) {
+  return stages * stage_bytes(bm, bn) > partial_bytes(bm, bn) ? stages * stage_bytes(bm, bn) : partial_bytes(bm, bn);
 }
 // [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
-__host__ __device__ constexpr int smem_bytes(int bm, int stages) { return 1024 + ring_bytes(bm, stages) + 16 * stages; }
+__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages; }
 
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
@@ -152,6 +162,18 @@ __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtens
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c_inner), "r"(c_outer), "h"(cta_mask), "l"(policy)
       : "memory");
 }
+// 16-byte local smem read.
+__device__ __forceinline__ float4 ld_smem_f4(uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr) : "memory");
+  return v;
+}
+// Nanosecond global timer (dev phase probe only).
+__device__ __forceinline__ unsigned long long globaltimer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 // 16-byte DSMEM read of a peer's partial tile.
 __device__ __forceinline__ float4 ld_dsmem_f4(uint32_t addr) {
   float4 v;
@@ -216,39 +238,57 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 }
 
 // ------------------------------------------------------------------ kernel
-// Template parameter BM: tokens per CTA tile = the wgmma N (64, 128, 192 or 256).
+// Template parameters: BM = tokens per CTA tile = the wgmma N (64, 128, 192 or 256);
+// WN = W rows per consumer warpgroup (64: one m64 wgmma per k16 step; 128: two, so the CTA
+// owns BN = 256 W rows and every x tile it loads feeds twice the MMA work: half the x bytes
+// from L2 per output, issue 6 E10). BN = kConsumerWGs * WN.
 // Runtime: split (K ranges per N tile), mc (N tiles sharing x by multicast; cluster size =
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-template <int BM>
+template <int BM, int WN>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [128 n][64 k]
+    wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
                      __nv_bfloat16* __restrict__ y,              // [m][n_out] bf16
-                     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows) {
+                     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
+                     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
+                               // in `ws` (E13); 1 (bulk-copy push, E12) was removed
+                     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
+                     unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
-  static_assert(BM <= 256, "TMA box rows <= 256");
-  static_assert(x_tile_bytes(BM) % 1024 == 0 && kWTileBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
-  constexpr int kAcc = BM / 2;  // fp32 accumulators per consumer thread: [64 n] x [BM t] / 128
+  static_assert(WN == 64 || WN == 128, "WN: one or two m64 wgmmas per consumer warpgroup");
+  constexpr int BN = kConsumerWGs * WN;       // W rows per CTA
+  constexpr int kHalves = WN / 64;            // m64 wgmmas per k16 step per consumer warpgroup
+  constexpr int kAcc = BM / 2;                // fp32 accumulators per thread per m64 block: [64 n] x [BM t] / 128
+  static_assert(kHalves * kAcc <= 128, "accumulators must fit the consumer register budget");
+  constexpr int kWBytes = w_tile_bytes(BN);
+  constexpr int kStride = partial_stride(BN);
+  static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
 
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = smem_u32(smem_raw);
   const uint32_t base = (raw + 1023u) & ~1023u;
-  const uint32_t bars = base + uint32_t(ring_bytes(BM, stages));  // full[s], then empty[s]
+  const uint32_t bars = base + uint32_t(ring_bytes(BM, BN, stages));  // full[s], then empty[s]
   auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
   auto empty_bar = [&](int s) { return bars + 8u * uint32_t(stages + s); };
-  auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM)); };
-  auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWTileBytes); };
+  auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
+  auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWBytes); };
 
   const int crank = int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
-  const int n0 = (int(blockIdx.x / unsigned(split * mc)) * mc + g) * kBlockN;
+  const int n0 = (int(blockIdx.x / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int wg = int(threadIdx.x) / 128;
+  // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA.
+  const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
+  auto stamp = [&](int i) {
+    if (stamps != nullptr && threadIdx.x == 128) stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
+  };
+  stamp(0);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -274,7 +314,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       uint32_t phase = 0;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWTileBytes + x_rows * kBlockK * 2));  // W + all x slices
+        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
         tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
           tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
@@ -286,29 +326,35 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     __syncwarp();
     cluster_sync();  // partial tiles of the cluster are complete
-    cluster_sync();  // peers are done reading this CTA's partial tile
+    if (red == 0) cluster_sync();  // peers are done reading this CTA's partial tile
     return;
   }
 
   // ---------------- consumers
   setmaxnreg_inc<kConsumerRegs>();
-  const int c = wg - 1;                 // which 64-row half of the W tile
+  const int c = wg - 1;                 // which WN-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
   const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
-  float acc[kAcc];                       // D[64 n][BM t] fragment, see wgmma_m64k16
+  float acc[kHalves][kAcc];              // per m64 block: D[64 n][BM t] fragment, see wgmma_m64k16
 #pragma unroll
-  for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
+  for (int j = 0; j < kHalves; ++j)
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) acc[j][i] = 0.0f;
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
   for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
+    if (kb == kb_begin) stamp(1);  // first stage landed
     wgmma_fence();
-    const uint32_t a_base = stage_w(s) + uint32_t(c * 64 * 128);  // rows [64c, 64c+64) of the W tile
+    const uint32_t a_base = stage_w(s) + uint32_t(c * WN * 128);  // rows [WN c, WN c + WN) of the W tile
     const uint32_t b_base = stage_x(s);
 #pragma unroll
     for (int k = 0; k < kBlockK / 16; ++k)
-      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
+#pragma unroll
+      for (int j = 0; j < kHalves; ++j)
+        wgmma_m64k16<BM>(acc[j], desc_k_sw128(a_base + uint32_t(j * 64 * 128) + 32u * k),
+                         desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
@@ -323,45 +369,117 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   wgmma_wait<0>();
 #pragma unroll
-  for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+  for (int j = 0; j < kHalves; ++j)
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) fence_reg(acc[j][i]);
+  stamp(2);  // main loop done
 
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
-  // P[BM t][kPartialStride] fp32 (n fastest).
+  // P[BM t][kStride] fp32 (n fastest).
   consumer_bar_sync();
   float* P = reinterpret_cast<float*>(smem_raw + (base - raw));
-  {
-    const int n_l = c * 64 + warp * 16 + lane / 4;
+#pragma unroll
+  for (int j = 0; j < kHalves; ++j) {
+    const int n_l = c * WN + j * 64 + warp * 16 + lane / 4;
     const int t_l = 2 * (lane % 4);
 #pragma unroll
     for (int q = 0; q < BM / 8; ++q)
 #pragma unroll
       for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * kPartialStride + n_l + 8 * h] = acc[4 * q + 2 * h + b];
+        for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * kStride + n_l + 8 * h] = acc[j][4 * q + 2 * h + b];
+  }
+  stamp(3);  // partial tile parked
+  if (red == 2) {
+    // Through L2: copy the rows other CTAs own into this CTA's global slot (coalesced v4),
+    // cluster barrier (release/acquire at cluster scope covers global memory), then each owner
+    // sums its rows in rank order: its own from smem, the peers' from their slots (ld.cg).
+    consumer_bar_sync();  // every consumer's fragments are parked
+    constexpr int kRowThreads = BN / 4;
+    constexpr int kRowsPerPass = 256 / kRowThreads;
+    const int n4 = (tid % kRowThreads) * 4;
+    const int r0 = own_row(BM, split, ks), r1 = own_row(BM, split, ks + 1);
+    const unsigned cta0 = blockIdx.y * gridDim.x + (blockIdx.x - unsigned(crank)) + unsigned(g * split);
+    float* my_slot = ws + size_t(cta0 + unsigned(ks)) * size_t(BM * BN);
+    for (int t = tid / kRowThreads; t < BM; t += kRowsPerPass) {
+      if (t >= r0 && t < r1) continue;
+      const float4 v = ld_smem_f4(base + uint32_t((t * kStride + n4) * 4));
+      __stcg(reinterpret_cast<float4*>(my_slot + t * BN + n4), v);
+    }
+    cluster_sync();  // the producer warpgroup joins this one barrier too
+    stamp(4);
+    const int gn = n0 + n4;
+    for (int t = r0 + tid / kRowThreads; t < r1; t += kRowsPerPass) {
+      float4 v[8] = {};
+#pragma unroll
+      for (int r = 0; r < 8; ++r)
+        if (r < split)
+          v[r] = r == ks ? ld_smem_f4(base + uint32_t((t * kStride + n4) * 4))
+                         : __ldcg(reinterpret_cast<const float4*>(ws + size_t(cta0 + unsigned(r)) * size_t(BM * BN) +
+                                                                  t * BN + n4));
+      float4 sum = v[0];
+#pragma unroll
+      for (int r = 1; r < 8; ++r)
+        if (r < split) { sum.x += v[r].x; sum.y += v[r].y; sum.z += v[r].z; sum.w += v[r].w; }  // rank order
+      const int gt = m0 + t;
+      if (gt < m && gn < n_out) {
+        __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
+        uint2 pack;
+        pack.x = *reinterpret_cast<uint32_t*>(&lo);
+        pack.y = *reinterpret_cast<uint32_t*>(&hi);
+        *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
+      }
+    }
+    stamp(5);
+    stamp(6);
+    return;
   }
   cluster_sync();
+  stamp(4);  // cluster has parked its partials
 
   // CTA ks reduces token rows [t_begin, t_end) of the tile over all peers, in rank order.
+  constexpr int kRowThreads = BN / 4;             // 4 consecutive n per thread
+  constexpr int kRowsPerPass = 256 / kRowThreads;  // token rows per pass of the 256 consumer threads
   const int t_begin = (BM * ks) / split, t_end = (BM * (ks + 1)) / split;
-  const int n4 = (tid % 32) * 4;  // 4 consecutive n per thread, 32 threads per token row
+  const int n4 = (tid % kRowThreads) * 4;
   const int gn = n0 + n4;
-  for (int t = t_begin + tid / 32; t < t_end; t += 8) {
-    const uint32_t local = base + uint32_t((t * kPartialStride + n4) * 4);
-    float4 sum = ld_dsmem_f4(mapa_shared(local, uint32_t(g * split)));
-    for (int r = 1; r < split; ++r) {
-      const float4 v = ld_dsmem_f4(mapa_shared(local, uint32_t(g * split + r)));
-      sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
-    }
-    const int gt = m0 + t;
-    if (gt < m && gn < n_out) {
-      __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
-      uint2 pack;
-      pack.x = *reinterpret_cast<uint32_t*>(&lo);
-      pack.y = *reinterpret_cast<uint32_t*>(&hi);
-      *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
+  // Two token rows per pass, every peer's float4 of both loaded before any add: up to 16
+  // DSMEM loads in flight per thread instead of one round trip per add (E11).
+  for (int t = t_begin + tid / kRowThreads; t < t_end; t += 2 * kRowsPerPass) {
+    const int tb = t + kRowsPerPass;
+    const bool two = tb < t_end;
+    const uint32_t local_a = base + uint32_t((t * kStride + n4) * 4);
+    const uint32_t local_b = base + uint32_t((tb * kStride + n4) * 4);
+    float4 va[8] = {}, vb[8] = {};
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+      if (r < split) {
+        va[r] = ld_dsmem_f4(mapa_shared(local_a, uint32_t(g * split + r)));
+        if (two) vb[r] = ld_dsmem_f4(mapa_shared(local_b, uint32_t(g * split + r)));
+      }
+    float4 sa = va[0], sb = vb[0];
+#pragma unroll
+    for (int r = 1; r < 8; ++r)
+      if (r < split) {  // rank order: deterministic
+        sa.x += va[r].x; sa.y += va[r].y; sa.z += va[r].z; sa.w += va[r].w;
+        sb.x += vb[r].x; sb.y += vb[r].y; sb.z += vb[r].z; sb.w += vb[r].w;
+      }
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      const float4 sum = u == 0 ? sa : sb;
+      const int gt = m0 + (u == 0 ? t : tb);
+      if ((u == 0 || two) && gt < m && gn < n_out) {
+        __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
+        uint2 pack;
+        pack.x = *reinterpret_cast<uint32_t*>(&lo);
+        pack.y = *reinterpret_cast<uint32_t*>(&hi);
+        *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
+      }
     }
   }
+  stamp(5);  // reduction + stores done
   cluster_sync();
+  stamp(6);
 }
 
 }  // namespace projkit::wgmma_tma

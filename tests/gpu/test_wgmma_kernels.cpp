@@ -40,8 +40,9 @@ struct DeviceMem {
 };
 
 // Checks every applicable config of `kernel` on family `spec_name` at each M, `repeats`
-// launches per M (same prepared method).
-void check_all_configs(const char* kernel, const char* spec_name, const std::vector<int>& ms, int repeats) {
+// launches per M (same prepared method); only configs whose name contains `name_has`.
+void check_all_configs(const char* kernel, const char* spec_name, const std::vector<int>& ms, int repeats,
+                       const std::string& name_has = "") {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family(kernel);
@@ -97,6 +98,7 @@ void check_all_configs(const char* kernel, const char* spec_name, const std::vec
   ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
   int tested = 0;
   for (const Config& cfg : fam->configs()) {
+    if (cfg.name().find(name_has) == std::string::npos) continue;
     if (!fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) continue;
     ++tested;
     auto pm = fam->prepare(PrepareContext{spec, w.p, kMaxM, dev}, cfg);
@@ -142,6 +144,16 @@ TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
+
+// Split-K through L2 (red2, issue 6 E13): odd M around the token-tile edges, two launches
+// per M (the second reuses the workspace slots the first wrote).
+class WgmmaTmaRed2 : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WgmmaTmaRed2, MatchFp64ReferenceAtOddM) {
+  check_all_configs("wgmma_tma", GetParam(), {65, 127, 128, 129, 200, 255, 256}, 2, ".red2");
+}
+
+INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaRed2, ::testing::Values("qkv", "o", "pooler", "unpooler"));
 
 }  // namespace
 }  // namespace projkit
