@@ -23,6 +23,9 @@ namespace {
 using namespace projkit::lab;
 
 constexpr int kMaxM = 256;
+
+// Configs with a `skip` key are timing-only leave-outs (results wrong by design): not tested.
+bool timing_only(const Config& cfg) { return cfg.get("skip", 0) != 0; }
 const int kMs[] = {1, 32, 33, 64, 65, 100, 128, 129, 192, 193, 200, 255, 256};
 
 struct Rig {
@@ -55,7 +58,7 @@ TEST(RouterHiloWgmma, AllConfigsMatchFp64Reference) {
   Rig r;
   int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    if (!fam->applicable(r.spec, cfg, 33, 33, dev).empty()) continue;
+    if (timing_only(cfg) || !fam->applicable(r.spec, cfg, 33, 33, dev).empty()) continue;
     ++tested;
     auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
     for (int m : kMs) {
@@ -87,7 +90,7 @@ TEST(RouterHiloWgmma, NonFinitePropagation) {
   ASSERT_EQ(cudaMemcpy(wh.data(), r.w.get(), wh.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
   for (const Config& cfg : fam->configs()) {
     const int m = 129;
-    if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
+    if (timing_only(cfg) || !fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
     SCOPED_TRACE(cfg.name());
     auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
     const int nan_row = 5, inf_row = 128;
@@ -132,7 +135,7 @@ TEST(RouterHiloWgmma, GraphReplayTwice) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
   for (const Config& cfg : fam->configs()) {
     const int m = 200;
-    if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
+    if (timing_only(cfg) || !fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
     SCOPED_TRACE(cfg.name());
     auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
     cudaGraph_t g = nullptr;
@@ -157,40 +160,45 @@ TEST(RouterHiloWgmma, GraphReplayTwice) {
   cudaStreamDestroy(st);
 }
 
-// Two Projections (different weights, different M) running concurrently on two streams.
+// Two Projections (different weights, different M) running concurrently on two streams, for
+// every config (the cl2 clusters and the two-pass tiles must not depend on the other call).
 TEST(RouterHiloWgmma, TwoProjectionsTwoStreams) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
   ASSERT_NE(fam, nullptr);
   const ProjectionSpec& spec = builtin_spec("router");
-  std::string method;
-  for (const Config& cfg : fam->configs())
-    if (method.empty() && fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) method = cfg.name();
-  ASSERT_FALSE(method.empty());
   Rig a, b;
   fill_weights(b.w.get(), spec, 22, nullptr);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ProjectionOptions opts;
-  opts.max_m = kMaxM;
-  const Projection pa = make_single_method_projection(spec, a.w.get(), method, opts);
-  const Projection pb = make_single_method_projection(spec, b.w.get(), method, opts);
-  const int ma = 256, mb = 65;
-  fill_activations(a.x.get(), ma, spec.k, 501, nullptr);
-  fill_activations(b.x.get(), mb, spec.k, 502, nullptr);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaStream_t sa, sb;
   ASSERT_EQ(cudaStreamCreateWithFlags(&sa, cudaStreamNonBlocking), cudaSuccess);
   ASSERT_EQ(cudaStreamCreateWithFlags(&sb, cudaStreamNonBlocking), cudaSuccess);
-  for (int it = 0; it < 4; ++it) {  // interleaved launches; each call re-zeroes its own y
-    ASSERT_TRUE(pa.run(a.x.get(), ma, a.y.get(), sa).ok());
-    ASSERT_TRUE(pb.run(b.x.get(), mb, b.y.get(), sb).ok());
+  int tested = 0;
+  for (const Config& cfg : fam->configs()) {
+    if (timing_only(cfg) || !fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) continue;  // split16: M <= 192
+    const std::string method = cfg.name();
+    SCOPED_TRACE(method);
+    ++tested;
+    ProjectionOptions opts;
+    opts.max_m = kMaxM;
+    const Projection pa = make_single_method_projection(spec, a.w.get(), method, opts);
+    const Projection pb = make_single_method_projection(spec, b.w.get(), method, opts);
+    const int ma = 256, mb = 65;
+    fill_activations(a.x.get(), ma, spec.k, 501, nullptr);
+    fill_activations(b.x.get(), mb, spec.k, 502, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (int it = 0; it < 4; ++it) {  // interleaved launches; each call re-zeroes its own y
+      ASSERT_TRUE(pa.run(a.x.get(), ma, a.y.get(), sa).ok());
+      ASSERT_TRUE(pb.run(b.x.get(), mb, b.y.get(), sb).ok());
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const Metrics ra = a.check(ma, nullptr, a.y), rb = b.check(mb, nullptr, b.y);
+    EXPECT_TRUE(ra.pass) << method << " stream A: " << ra.reason;
+    EXPECT_TRUE(rb.pass) << method << " stream B: " << rb.reason;
+    EXPECT_EQ(ra.unwritten + rb.unwritten, 0);
   }
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const Metrics ra = a.check(ma, nullptr, a.y), rb = b.check(mb, nullptr, b.y);
-  EXPECT_TRUE(ra.pass) << method << " stream A: " << ra.reason;
-  EXPECT_TRUE(rb.pass) << method << " stream B: " << rb.reason;
-  EXPECT_EQ(ra.unwritten + rb.unwritten, 0);
+  EXPECT_GT(tested, 0);
   cudaStreamDestroy(sa);
   cudaStreamDestroy(sb);
 }
