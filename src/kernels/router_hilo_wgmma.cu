@@ -71,7 +71,14 @@ int tile_tokens(int m, bool tp) {
   return m <= 64 ? 64 : m <= 128 ? 128 : m <= 192 ? 192 : 256;
 }
 
-KernelFn kernel_for(int tn, bool tp, bool no_mma = false, bool tma_x = false) {
+KernelFn kernel_for(int tn, bool tp, bool no_mma = false, bool tma_x = false, bool ring4 = false) {
+  if (ring4 && !tp && !no_mma && !tma_x)
+    return tn == 64 ? router_hilo_wgmma_kernel<64, false, false, false, true>
+                    : tn == 128 ? router_hilo_wgmma_kernel<128, false, false, false, true> : nullptr;
+  if (ring4 && !tp && !no_mma && tma_x)
+    return tn == 64 ? router_hilo_wgmma_kernel<64, false, false, true, true>
+                    : tn == 128 ? router_hilo_wgmma_kernel<128, false, false, true, true> : nullptr;
+  if (ring4) return nullptr;
   if (tma_x) {
     switch (tn) {
       case 64: return router_hilo_wgmma_kernel<64, false, false, true>;
@@ -102,13 +109,15 @@ struct Tiling {
   int xt = 0;     // 1: x blocks by TMA, one mbarrier each (0: cp.async in two commit groups)
   int mc = 1;     // xt1: CTAs per cluster along N sharing x by TMA multicast (1 or 2)
   int ep = 0;     // epilogue: 0 smem transpose + red.v4; 1 scalar reds from registers; 2 wg sum in smem, then 1
+  int ts = 1;     // token slices (grid.z), each CTA gets ceil(m / ts) tokens
+  int rg = 2;     // W register ring depth in 64-K chunks (2, or 4 for token tiles <= 128)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int smem(int tn, int64_t k) const { return tp ? smem_bytes_tp(tn, kc(k)) : smem_bytes(tn, kc(k)); }
 };
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("tp", 0), cfg.get("cl", 1), cfg.get("skip", 0),
-          cfg.get("xt", 0),    cfg.get("mc", 1), cfg.get("ep", 0)};
+          cfg.get("xt", 0),    cfg.get("mc", 1), cfg.get("ep", 0), cfg.get("ts", 1), cfg.get("rg", 2)};
 }
 
 // "" or the violated constraint (shared by applicable() and the constructor).
@@ -127,6 +136,11 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.xt != 0 && t.xt != 1) return "router_hilo_wgmma: xt must be 0 or 1";
   if (t.xt == 1 && (t.tp != 0 || t.skip != 0)) return "router_hilo_wgmma: xt1 excludes tp and skip";
   if (t.xt == 1 && t.kc(spec.k) / kChunkK > kBarBytes / 8) return "router_hilo_wgmma: xt1 needs K / split <= 1024";
+  if (t.rg != 2 && t.rg != 4) return "router_hilo_wgmma: rg must be 2 or 4";
+  if (t.rg == 4 && (t.kc(spec.k) % (4 * kChunkK * wgk) != 0 || t.tp != 0 || t.skip != 0))
+    return "router_hilo_wgmma: rg4 needs a multiple of 4 chunks per warpgroup and no tp / skip";
+  if (t.ts < 1 || t.ts > 4) return "router_hilo_wgmma: ts must be 1..4";
+  if (t.ts > 1 && (t.mc != 1 || t.tp != 0 || t.cl != 1)) return "router_hilo_wgmma: ts excludes mc2, tp1, cl2";
   if (t.ep < 0 || t.ep > 2) return "router_hilo_wgmma: ep must be 0, 1 or 2";
   if (t.ep != 0 && (t.tp != 0 || t.cl != 1)) return "router_hilo_wgmma: ep1/ep2 exclude tp and cl2";
   if (t.ep == 2 && t.wgn != 1) return "router_hilo_wgmma: ep2 needs wgn1 (two K halves to sum)";
@@ -152,7 +166,7 @@ class RouterHiloWgmma final : public PreparedMethod {
     // to a smaller range; applicable() refuses ranges whose tile does not fit).
     for (int tn = t_.tp ? 128 : 64; tn <= tile_tokens(max_m_, t_.tp != 0); tn += t_.tp ? 128 : 64) {
       if (std::size_t(t_.smem(tn, spec_.k)) > ctx.dev.smem_per_block_optin) break;
-      KernelFn fn = kernel_for(tn, t_.tp != 0, (t_.skip & kSkipMma) != 0, t_.xt != 0);
+      KernelFn fn = kernel_for(tn, t_.tp != 0, (t_.skip & kSkipMma) != 0, t_.xt != 0, t_.rg == 4);
       if (fn == nullptr) continue;
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       t_.smem(tn, spec_.k)),
@@ -166,7 +180,7 @@ class RouterHiloWgmma final : public PreparedMethod {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_wgmma: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_wgmma: x and y must be 16-byte aligned"};
-    const int tn = tile_tokens(a.m, t_.tp != 0);
+    const int tn = tile_tokens((a.m + t_.ts - 1) / t_.ts, t_.tp != 0);
     if (tn > max_tn_)
       return {StatusCode::invalid_argument, "router_hilo_wgmma: m too large for this split's x slice in smem"};
     const int kc = t_.kc(spec_.k);
@@ -175,9 +189,10 @@ class RouterHiloWgmma final : public PreparedMethod {
       return {StatusCode::invalid_argument, "router_hilo_wgmma: cuTensorMapEncodeTiled failed for x"};
     return launch_zeroed_splitk_cluster(
         "router_hilo_wgmma_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-        dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), 1), dim3(kThreads), std::size_t(t_.smem(tn, spec_.k)),
+        dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)), dim3(kThreads),
+        std::size_t(t_.smem(tn, spec_.k)),
         dim3(unsigned(t_.cl), unsigned(t_.mc), 1), a.stream,
-        kernel_for(tn, t_.tp != 0, (t_.skip & kSkipMma) != 0, t_.xt != 0), x_map, static_cast<const __nv_bfloat16*>(a.x),
+        kernel_for(tn, t_.tp != 0, (t_.skip & kSkipMma) != 0, t_.xt != 0, t_.rg == 4), x_map, static_cast<const __nv_bfloat16*>(a.x),
         packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k), kc, t_.wgn, t_.cl, t_.skip,
         t_.mc, t_.ep);
   }
@@ -231,6 +246,16 @@ std::vector<Config> wgmma_configs() {
       Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"xt", 1}, {"ep", 2}}},
       Config{"router_hilo_wgmma", {{"split", 64}, {"wgn", 2}, {"xt", 1}, {"ep", 1}}},
       Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 2}, {"xt", 1}, {"ep", 1}}},
+      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
+      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}}},
+      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"ts", 2}}},
+      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"rg", 4}}},
+      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"rg", 4}}},
+      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 4}, {"rg", 4}}},
+      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"xt", 1}}},
+      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"xt", 1}}},
+      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"rg", 4}, {"xt", 1}}},
+      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"rg", 4}, {"xt", 1}}},
   };
 }
 
@@ -245,7 +270,9 @@ std::string wgmma_applicable(const ProjectionSpec& spec, const Config& cfg, int 
   // method over [1, max_m], can run it.
   if (m_lo < 1 || m_hi > kMaxTokens || m_hi < m_lo) return "router_hilo_wgmma: M range must lie in 1..256 (wgmma N <= 256)";
   if (!dev.is_hopper_sm90()) return "router_hilo_wgmma: needs sm_90a (wgmma, PDL, red.global.add.v4.f32)";
-  if (std::size_t(t.smem(tile_tokens(m_hi, t.tp != 0), spec.k)) > dev.smem_per_block_optin)
+  if (t.rg == 4 && tile_tokens((m_hi + t.ts - 1) / t.ts, false) > 128)
+    return "router_hilo_wgmma: rg4 serves token tiles <= 128 (ceil(M / ts) <= 128)";
+  if (std::size_t(t.smem(tile_tokens((m_hi + t.ts - 1) / t.ts, t.tp != 0), spec.k)) > dev.smem_per_block_optin)
     return "router_hilo_wgmma: x slice (TN x K/split bf16) exceeds the device opt-in shared memory";
   return "";
 }

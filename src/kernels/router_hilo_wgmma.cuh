@@ -143,7 +143,7 @@ __host__ __device__ constexpr int smem_bytes_tp(int tn, int kc) {
 // skip = kSkip* bits (timing only, 0 in every planned config); kNoMma: the kSkipMma leave-out
 // (a compile-time switch: a runtime branch around the wgmmas makes ptxas inject
 // warpgroup.arrive before each of them).
-template <int TN, bool kPasses, bool kNoMma = false, bool kTmaX = false>
+template <int TN, bool kPasses, bool kNoMma = false, bool kTmaX = false, bool kRing4 = false>
 __global__ void __launch_bounds__(kThreads, 1)
     router_hilo_wgmma_kernel(const __grid_constant__ CUtensorMap tm_x,  // kTmaX: x [m][k], box [TN t][64 k], 128B swizzle
                              const __nv_bfloat16* __restrict__ x,  // [m][k] bf16, 16-B aligned rows
@@ -162,6 +162,18 @@ __global__ void __launch_bounds__(kThreads, 1)
   const uint32_t bars = raw;                                  // kTmaX: mbarrier of x block j at bars + 8 j
   const uint32_t xs = (raw + uint32_t(kBarBytes) + 1023u) & ~1023u;  // x tile: [kc/64 blocks][TN rows][128 B], swizzled
 
+  // ts (gridDim.z > 1): the tokens are split into gridDim.z slices of mt = ceil(m / z) rows, one
+  // per blockIdx.z (fewer K splits, so fewer partials per output address, at the cost of every
+  // slice re-reading the CTA's W range).
+  int t0 = 0;  // first token of this CTA's slice (the TMA row coordinate of x)
+  if (gridDim.z > 1) {
+    const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
+    t0 = int(blockIdx.z) * mt;
+    if (t0 >= m) return;
+    x += int64_t(t0) * k;
+    y += int64_t(t0) * n;
+    m = min(mt, m - t0);
+  }
   const int tid = int(threadIdx.x);
   const int wg = tid / 128, warp = (tid / 32) & 3, lane = tid & 31;
   const int wgk = kWarpgroups / wgn;      // warpgroups along K
@@ -178,6 +190,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint4 hi0[kStepsPerChunk], lo0[kStepsPerChunk], hi1[kStepsPerChunk], lo1[kStepsPerChunk];
   load_w_chunk(hi0, lo0, wp, s_begin, rt * 4 + warp, n16_all, lane);
   load_w_chunk(hi1, lo1, wp, s_begin + kStepsPerChunk, rt * 4 + warp, n16_all, lane);
+  // kRing4 (TN <= 128, chunks per warpgroup % 4 == 0): a 4-deep ring, chunks 2 and 3 in flight too.
+  uint4 hi2[kStepsPerChunk], lo2[kStepsPerChunk], hi3[kStepsPerChunk], lo3[kStepsPerChunk];
+  if constexpr (kRing4) {
+    static_assert(TN <= 128 && !kPasses, "ring of 4 chunks: 128 W registers + TN/2 accumulators");
+    load_w_chunk(hi2, lo2, wp, s_begin + 2 * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
+    load_w_chunk(hi3, lo3, wp, s_begin + 3 * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
+  }
 
   // kTmaX: x block j (K part j / nch, chunk j % nch) by one TMA load of [TN rows][64 k] on its
   // own mbarrier (rows >= m zero-filled by the tensor map), issued by thread 0 in consumption
@@ -202,9 +221,9 @@ __global__ void __launch_bounds__(kThreads, 1)
           const uint32_t bar = bars + 8u * uint32_t(j), dst = xs + uint32_t(j * TN * 128);
           wgmma_tma::mbar_arrive_expect_tx(bar, uint32_t(TN * 128));
           if (mc == 1)
-            wgmma_tma::tma_load_2d(dst, &tm_x, bar, k0 + j * kChunkK, 0, pol);
+            wgmma_tma::tma_load_2d(dst, &tm_x, bar, k0 + j * kChunkK, t0, pol);
           else if (j % mc == crank)
-            wgmma_tma::tma_load_2d_multicast(dst, &tm_x, bar, k0 + j * kChunkK, 0, uint16_t((1u << mc) - 1u), pol);
+            wgmma_tma::tma_load_2d_multicast(dst, &tm_x, bar, k0 + j * kChunkK, t0, uint16_t((1u << mc) - 1u), pol);
         }
     }
   }
@@ -359,6 +378,26 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
       epilogue(P, p * TP);
     }
+  } else if constexpr (kRing4) {
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
+    auto step = [&](uint4 (&hi)[kStepsPerChunk], uint4 (&lo)[kStepsPerChunk], int c) {
+      if constexpr (kTmaX)
+        wgmma_tma::mbar_wait(bars + 8u * uint32_t(kpart * nch + c), 0);
+      else if (c == 0 || c == half)
+        x_ready(c == 0 ? 0 : 1);
+      issue_chunk(hi, lo, xs + uint32_t((kpart * nch + c) * TN * 128));
+      retire(hi, lo);
+      if (c + 4 < nch) load_w_chunk(hi, lo, wp, s_begin + (c + 4) * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
+    };
+    for (int c = 0; c < nch; c += 4) {
+      step(hi0, lo0, c);
+      step(hi1, lo1, c + 1);
+      step(hi2, lo2, c + 2);
+      step(hi3, lo3, c + 3);
+    }
+    __syncthreads();
+    epilogue(reinterpret_cast<float*>(smem_raw + (xs - raw)), 0);
   } else {
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
