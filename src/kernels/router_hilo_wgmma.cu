@@ -15,13 +15,16 @@
 //   K splits are combined with red.global.add.v4.f32 into y, zeroed by a tiny kernel of the
 //   same call that the compute kernel follows as a programmatic dependent
 //   (kernels/router_splitk_pdl.cuh, shared with router_hilo_stream). No global scratch.
+//   Token slices (ts > 1, grid.z): the same 128 CTAs split M into ts slices instead of splitting
+//   K further, so each output address takes K / kc partials (16 instead of 32 at split16.ts2):
+//   at M >= 96 the same-address red traffic at the end of the call, not the extra W reads from
+//   L2 (each slice re-reads its W range), sets the time (docs/experiments.md, router E-runs).
 //   Device code: router_hilo_wgmma.cuh.
 // Constraints: fp32 W / y, bf16 x; sm_90a; N % (64*wgn) == 0; K % split == 0 and
 //   (K / split) % (128 * 2/wgn) == 0; x and y 16-byte aligned (checked in run()); m in 1..256
-//   (planned for 33..256; correct from 1); x slice TN * K/split * 2 B within the opt-in smem.
+//   (planned for 33..256; correct from 1); ts in 1..4; x slice TN * K/split * 2 B within the
+//   opt-in smem, TN = the token tile of ceil(m / ts).
 #include "kernels/router_hilo_wgmma.cuh"
-
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <algorithm>
 #include <cstdint>
@@ -37,65 +40,18 @@ using namespace router_wgmma;
 
 constexpr int kMaxTokens = 256;   // largest wgmma N
 
-using KernelFn = void (*)(CUtensorMap, const __nv_bfloat16*, const uint8_t*, float*, int, int, int, int, int, int, int, int, int);
-using EncodeTiledFn = PFN_cuTensorMapEncodeTiled_v12000;
+using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int, int, int);
 
-// The driver's tensor-map encoder through the runtime's entry-point query (no libcuda link).
-EncodeTiledFn tensor_map_encoder() {
-  static EncodeTiledFn fn = []() -> EncodeTiledFn {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return nullptr;
-    return reinterpret_cast<EncodeTiledFn>(p);
-  }();
-  return fn;
-}
+// Tokens per CTA (the wgmma N) for a call with m tokens: the smallest instantiated tile >= m,
+// so at most 63 padded token columns of tensor work.
+int tile_tokens(int m) { return m <= 64 ? 64 : m <= 128 ? 128 : m <= 192 ? 192 : 256; }
 
-// x [m][k] bf16 read in boxes of [tn tokens][64 k] with the 128B swizzle of the x tile; rows
-// past m read as zeros. Pure host work (capturable), once per call.
-bool encode_x_map(EncodeTiledFn enc, CUtensorMap* map, const void* x, int m, int64_t k, int tn) {
-  const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(m)};
-  const cuuint64_t strides[1] = {cuuint64_t(k) * 2};
-  const cuuint32_t box[2] = {uint32_t(kChunkK), uint32_t(tn)};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(x), dims, strides, box, elem_strides,
-             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
-// Tokens of the x tile for a call with m tokens: the smallest instantiated tile >= m (one pass:
-// the wgmma N, at most 63 padded token columns; two passes (tp): 128 or 256, passes of 64 / 128).
-int tile_tokens(int m, bool tp) {
-  if (tp) return m <= 128 ? 128 : 256;
-  return m <= 64 ? 64 : m <= 128 ? 128 : m <= 192 ? 192 : 256;
-}
-
-KernelFn kernel_for(int tn, bool tp, bool no_mma = false, bool tma_x = false, bool ring4 = false) {
-  if (ring4 && !tp && !no_mma && !tma_x)
-    return tn == 64 ? router_hilo_wgmma_kernel<64, false, false, false, true>
-                    : tn == 128 ? router_hilo_wgmma_kernel<128, false, false, false, true> : nullptr;
-  if (ring4 && !tp && !no_mma && tma_x)
-    return tn == 64 ? router_hilo_wgmma_kernel<64, false, false, true, true>
-                    : tn == 128 ? router_hilo_wgmma_kernel<128, false, false, true, true> : nullptr;
-  if (ring4) return nullptr;
-  if (tma_x) {
-    switch (tn) {
-      case 64: return router_hilo_wgmma_kernel<64, false, false, true>;
-      case 128: return router_hilo_wgmma_kernel<128, false, false, true>;
-      case 192: return router_hilo_wgmma_kernel<192, false, false, true>;
-      case 256: return router_hilo_wgmma_kernel<256, false, false, true>;
-      default: return nullptr;
-    }
-  }
-  if (no_mma && !tp)  // timing-only leave-out (skip & kSkipMma)
-    return tn == 128 ? router_hilo_wgmma_kernel<128, false, true> : tn == 256 ? router_hilo_wgmma_kernel<256, false, true> : nullptr;
-  if (tp) return tn == 128 ? router_hilo_wgmma_kernel<128, true> : tn == 256 ? router_hilo_wgmma_kernel<256, true> : nullptr;
+KernelFn kernel_for(int tn) {
   switch (tn) {
-    case 64: return router_hilo_wgmma_kernel<64, false>;
-    case 128: return router_hilo_wgmma_kernel<128, false>;
-    case 192: return router_hilo_wgmma_kernel<192, false>;
-    case 256: return router_hilo_wgmma_kernel<256, false>;
+    case 64: return router_hilo_wgmma_kernel<64>;
+    case 128: return router_hilo_wgmma_kernel<128>;
+    case 192: return router_hilo_wgmma_kernel<192>;
+    case 256: return router_hilo_wgmma_kernel<256>;
     default: return nullptr;
   }
 }
@@ -103,50 +59,21 @@ KernelFn kernel_for(int tn, bool tp, bool no_mma = false, bool tma_x = false, bo
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output combined by atomics
   int wgn = 0;    // 64-row tiles per CTA (2 warpgroups: wgn = 2 share x, wgn = 1 halve K)
-  int tp = 0;     // 1: two token passes, pass 0's atomics overlap pass 1's wgmmas
-  int cl = 1;     // CTAs per cluster along the splits (2: DSMEM pair sum before the atomics)
-  int skip = 0;   // timing-only leave-out bits (router_wgmma::kSkip*)
-  int xt = 0;     // 1: x blocks by TMA, one mbarrier each (0: cp.async in two commit groups)
-  int mc = 1;     // xt1: CTAs per cluster along N sharing x by TMA multicast (1 or 2)
-  int ep = 0;     // epilogue: 0 smem transpose + red.v4; 1 scalar reds from registers; 2 wg sum in smem, then 1
-  int ts = 1;     // token slices (grid.z), each CTA gets ceil(m / ts) tokens
-  int rg = 2;     // W register ring depth in 64-K chunks (2, or 4 for token tiles <= 128)
+  int ts = 1;     // token slices (grid.z): each CTA computes ceil(m / ts) tokens
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
-  int smem(int tn, int64_t k) const { return tp ? smem_bytes_tp(tn, kc(k)) : smem_bytes(tn, kc(k)); }
+  int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
-Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("tp", 0), cfg.get("cl", 1), cfg.get("skip", 0),
-          cfg.get("xt", 0),    cfg.get("mc", 1), cfg.get("ep", 0), cfg.get("ts", 1), cfg.get("rg", 2)};
-}
+Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
 
 // "" or the violated constraint (shared by applicable() and the constructor).
 std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wgn != 1 && t.wgn != 2) return "router_hilo_wgmma: wgn must be 1 or 2 (64-row tiles per CTA)";
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_wgmma: K % split != 0";
+  if (t.ts < 1 || t.ts > 4) return "router_hilo_wgmma: ts (token slices) must be 1..4";
   const int wgk = kWarpgroups / t.wgn;
   if (t.kc(spec.k) % (2 * kChunkK * wgk) != 0)
     return "router_hilo_wgmma: (K / split) % (128 * 2/wgn) != 0 (an even number of 64-K chunks per warpgroup)";
-  if (t.tp != 0 && t.tp != 1) return "router_hilo_wgmma: tp must be 0 or 1";
-  if (t.tp == 1 && t.kc(spec.k) != 2 * kChunkK * wgk)
-    return "router_hilo_wgmma: tp1 needs exactly 2 chunks per warpgroup ((K / split) == 128 * 2/wgn)";
-  if (t.cl != 1 && t.cl != 2) return "router_hilo_wgmma: cl must be 1 or 2";
-  if (t.cl == 2 && (t.split % 2 != 0 || t.tp != 0)) return "router_hilo_wgmma: cl2 needs an even split and no tp";
-  if (t.skip < 0 || t.skip > 7) return "router_hilo_wgmma: skip bits 0..7";
-  if (t.xt != 0 && t.xt != 1) return "router_hilo_wgmma: xt must be 0 or 1";
-  if (t.xt == 1 && (t.tp != 0 || t.skip != 0)) return "router_hilo_wgmma: xt1 excludes tp and skip";
-  if (t.xt == 1 && t.kc(spec.k) / kChunkK > kBarBytes / 8) return "router_hilo_wgmma: xt1 needs K / split <= 1024";
-  if (t.rg != 2 && t.rg != 4) return "router_hilo_wgmma: rg must be 2 or 4";
-  if (t.rg == 4 && (t.kc(spec.k) % (4 * kChunkK * wgk) != 0 || t.tp != 0 || t.skip != 0))
-    return "router_hilo_wgmma: rg4 needs a multiple of 4 chunks per warpgroup and no tp / skip";
-  if (t.ts < 1 || t.ts > 4) return "router_hilo_wgmma: ts must be 1..4";
-  if (t.ts > 1 && (t.mc != 1 || t.tp != 0 || t.cl != 1)) return "router_hilo_wgmma: ts excludes mc2, tp1, cl2";
-  if (t.ep < 0 || t.ep > 2) return "router_hilo_wgmma: ep must be 0, 1 or 2";
-  if (t.ep != 0 && (t.tp != 0 || t.cl != 1)) return "router_hilo_wgmma: ep1/ep2 exclude tp and cl2";
-  if (t.ep == 2 && t.wgn != 1) return "router_hilo_wgmma: ep2 needs wgn1 (two K halves to sum)";
-  if (t.mc != 1 && t.mc != 2) return "router_hilo_wgmma: mc must be 1 or 2";
-  if (t.mc == 2 && (t.xt != 1 || t.cl != 1 || (spec.n / (kRows * t.wgn)) % 2 != 0))
-    return "router_hilo_wgmma: mc2 needs xt1, cl1 and an even number of row groups";
   if (spec.n % (kRows * t.wgn) != 0 || spec.slice_max_m > 0) return "router_hilo_wgmma: N % (64*wgn) != 0 or sliced output";
   if (spec.k > (int64_t(1) << 30) / spec.n) return "router_hilo_wgmma: N*K too large for 32-bit tile offsets";
   return "";
@@ -156,20 +83,17 @@ class RouterHiloWgmma final : public PreparedMethod {
  public:
   RouterHiloWgmma(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m),
-        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4), encode_(tensor_map_encoder()) {
-    if (t_.xt != 0 && !encode_) throw Error(StatusCode::unsupported, "router_hilo_wgmma: cuTensorMapEncodeTiled not available");
+        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
     const std::string err = tiling_error(spec_, t_);
     if (!err.empty()) throw Error(StatusCode::invalid_argument, err);
     if (max_m_ < 1 || max_m_ > kMaxTokens) throw Error(StatusCode::invalid_argument, "router_hilo_wgmma: max_m outside 1..256");
     // Every token tile a call up to max_m can pick gets its smem opt-in now, as far as the
     // x slice fits (a Projection prepares with its max_m even when the plan maps this method
     // to a smaller range; applicable() refuses ranges whose tile does not fit).
-    for (int tn = t_.tp ? 128 : 64; tn <= tile_tokens(max_m_, t_.tp != 0); tn += t_.tp ? 128 : 64) {
-      if (std::size_t(t_.smem(tn, spec_.k)) > ctx.dev.smem_per_block_optin) break;
-      KernelFn fn = kernel_for(tn, t_.tp != 0, (t_.skip & kSkipMma) != 0, t_.xt != 0, t_.rg == 4);
-      if (fn == nullptr) continue;
-      cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      t_.smem(tn, spec_.k)),
+    for (int tn = 64; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn += 64) {
+      if (std::size_t(smem_bytes(tn, t_.kc(spec_.k))) > ctx.dev.smem_per_block_optin) break;
+      cuda_check(cudaFuncSetAttribute(kernel_for(tn), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      smem_bytes(tn, t_.kc(spec_.k))),
                  "router_hilo_wgmma: cudaFuncSetAttribute(smem)");
       max_tn_ = tn;
     }
@@ -180,21 +104,16 @@ class RouterHiloWgmma final : public PreparedMethod {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_wgmma: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_wgmma: x and y must be 16-byte aligned"};
-    const int tn = tile_tokens((a.m + t_.ts - 1) / t_.ts, t_.tp != 0);
+    const int tn = tile_tokens(t_.slice_tokens(a.m));
     if (tn > max_tn_)
       return {StatusCode::invalid_argument, "router_hilo_wgmma: m too large for this split's x slice in smem"};
     const int kc = t_.kc(spec_.k);
-    CUtensorMap x_map{};
-    if (t_.xt != 0 && !encode_x_map(encode_, &x_map, a.x, a.m, spec_.k, tn))
-      return {StatusCode::invalid_argument, "router_hilo_wgmma: cuTensorMapEncodeTiled failed for x"};
-    return launch_zeroed_splitk_cluster(
-        "router_hilo_wgmma_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-        dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)), dim3(kThreads),
-        std::size_t(t_.smem(tn, spec_.k)),
-        dim3(unsigned(t_.cl), unsigned(t_.mc), 1), a.stream,
-        kernel_for(tn, t_.tp != 0, (t_.skip & kSkipMma) != 0, t_.xt != 0, t_.rg == 4), x_map, static_cast<const __nv_bfloat16*>(a.x),
-        packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k), kc, t_.wgn, t_.cl, t_.skip,
-        t_.mc, t_.ep);
+    return launch_zeroed_splitk("router_hilo_wgmma_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
+                                dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
+                                dim3(kThreads),
+                                std::size_t(smem_bytes(tn, kc)), a.stream, kernel_for(tn),
+                                static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k), kc, t_.wgn);
   }
 
  private:
@@ -203,10 +122,10 @@ class RouterHiloWgmma final : public PreparedMethod {
   int max_m_;
   int max_tn_ = 0;  // largest token tile whose smem fits (and was opted in)
   DeviceBuffer packed_;
-  EncodeTiledFn encode_ = nullptr;
 };
 
-// Grid = split x N/(64*wgn) CTAs of 2 warpgroups; per warpgroup 64 rows x K/split/(2/wgn) of W.
+// Grid = split x N/(64*wgn) x ts CTAs of 2 warpgroups; per warpgroup 64 rows x K/split/(2/wgn) of
+// W and ceil(M / ts) tokens.
 // Predictions per config: docs/experiments.md, "Router (issue 4)", "wgmma for M 33..256".
 std::vector<Config> wgmma_configs() {
   return {
@@ -223,39 +142,12 @@ std::vector<Config> wgmma_configs() {
       // 64 CTAs, 64 rows x 512 K (K halves per warpgroup): half the atomics (16 partials per
       // output); the x slice TN x 512 fits the smem only for TN <= 192, so it serves M <= 192.
       Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}}},
-      // EXPERIMENT (run E): candidates and timing-only leave-outs.
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"tp", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 64}, {"wgn", 2}, {"tp", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"cl", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 64}, {"wgn", 2}, {"cl", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"skip", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"skip", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"skip", 4}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"skip", 7}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"tp", 1}, {"skip", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"xt", 1}, {"mc", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 64}, {"wgn", 2}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 2}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"ep", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"ep", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"xt", 1}, {"ep", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"xt", 1}, {"ep", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"xt", 1}, {"ep", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"xt", 1}, {"ep", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 64}, {"wgn", 2}, {"xt", 1}, {"ep", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 2}, {"xt", 1}, {"ep", 1}}},
+      // 128 CTAs = 16 K splits x 4 row groups x 2 token slices, 64 rows x 512 K x ceil(M/2) tokens
+      // each: 16 partials per output (half of split32.wgn1), W read twice (the second mostly from
+      // L2). Measured (H200, 2026-12-01, bench, two runs, µs at M = 64 / 96 / 128 / 192 / 256):
+      // 8.70-8.90 / 8.93-9.15 / 9.39-9.63 / 10.94-11.04 / 11.65-11.78 vs split32.wgn1 8.18 / 9.36 /
+      // 9.95 / 11.76 / 13.70 in the same runs: wins from M ~ 96, loses at M = 64.
       Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}}},
-      Config{"router_hilo_wgmma", {{"split", 32}, {"wgn", 1}, {"ts", 2}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"rg", 4}}},
-      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"rg", 4}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 4}, {"rg", 4}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"rg", 4}, {"xt", 1}}},
-      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"rg", 4}, {"xt", 1}}},
   };
 }
 
@@ -270,9 +162,7 @@ std::string wgmma_applicable(const ProjectionSpec& spec, const Config& cfg, int 
   // method over [1, max_m], can run it.
   if (m_lo < 1 || m_hi > kMaxTokens || m_hi < m_lo) return "router_hilo_wgmma: M range must lie in 1..256 (wgmma N <= 256)";
   if (!dev.is_hopper_sm90()) return "router_hilo_wgmma: needs sm_90a (wgmma, PDL, red.global.add.v4.f32)";
-  if (t.rg == 4 && tile_tokens((m_hi + t.ts - 1) / t.ts, false) > 128)
-    return "router_hilo_wgmma: rg4 serves token tiles <= 128 (ceil(M / ts) <= 128)";
-  if (std::size_t(t.smem(tile_tokens((m_hi + t.ts - 1) / t.ts, t.tp != 0), spec.k)) > dev.smem_per_block_optin)
+  if (std::size_t(smem_bytes(tile_tokens(t.slice_tokens(m_hi)), t.kc(spec.k))) > dev.smem_per_block_optin)
     return "router_hilo_wgmma: x slice (TN x K/split bf16) exceeds the device opt-in shared memory";
   return "";
 }

@@ -1,7 +1,8 @@
 // router_hilo_wgmma device code: see router_hilo_wgmma.cu for the regime and the host launcher.
 //
 // One CTA = 2 warpgroups (256 threads), K range [k0, k0 + kc) of the packed hi/lo weights
-// (router_hilo_pack.cuh) and all m tokens (the wgmma N, TN >= m, zero-filled past m):
+// (router_hilo_pack.cuh) and the tokens of its slice (the wgmma N, TN >= the slice's tokens,
+// zero-filled past them; ts = gridDim.z slices of ceil(m / ts) tokens, blockIdx.z picks one):
 //   wgn = 2: the warpgroups own neighbouring 64-row tiles and the whole K range (x shared);
 //   wgn = 1: they own the same 64-row tile and one half of the K range each (summed in smem).
 // Per warpgroup: y^T[64 rows][TN tokens] += W_hi * x^T + W_lo * x^T on
@@ -43,10 +44,9 @@ static_assert(kChunkK * 2 == 128, "a chunk row of x must be exactly one 128B swi
 
 __host__ __device__ constexpr int x_tile_bytes(int tn, int kc) { return tn * kc * 2; }           // bf16 [TN][kc]
 __host__ __device__ constexpr int partial_bytes(int tn) { return kWarpgroups * tn * kPStride * 4; }  // fp32
-constexpr int kBarBytes = 128;              // up to 16 mbarriers (one per x block, xt1) in front of the tile
-// [mbarriers][<= 1 KB alignment slack][x tile, later aliased by the partial tiles]
+// [<= 1 KB alignment slack][x tile, later aliased by the partial tiles]
 __host__ __device__ constexpr int smem_bytes(int tn, int kc) {
-  return kBarBytes + 1024 + (x_tile_bytes(tn, kc) > partial_bytes(tn) ? x_tile_bytes(tn, kc) : partial_bytes(tn));
+  return 1024 + (x_tile_bytes(tn, kc) > partial_bytes(tn) ? x_tile_bytes(tn, kc) : partial_bytes(tn));
 }
 
 // ------------------------------------------------------------------ PTX wrappers
@@ -94,12 +94,6 @@ template <> __device__ __forceinline__ void wgmma_rs_m64k16<256>(float (&d)[128]
       : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(1));
 }
 
-// One fp32 reduction at L2 (the register-fragment epilogues: a warp's 32 lanes cover 4 runs of
-// 8 consecutive outputs, so one instruction is 4 sector reductions, like 2 lanes of red.v4).
-__device__ __forceinline__ void red_add_f32(float* p, float v) {
-  asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
-}
-
 // Compiler-only fence on an A fragment register (keeps its refill after the wgmma_wait that
 // retires the wgmma reading it, and its use after the load).
 __device__ __forceinline__ void fence_frag(uint4& r) {
@@ -120,158 +114,87 @@ __device__ __forceinline__ void load_w_chunk(uint4 (&hi)[kStepsPerChunk], uint4 
   }
 }
 
-// Timing-only leave-out bits (config key `skip`; results are wrong, never planned or checked):
-// place the time of a call by dropping one stage at a time.
-constexpr int kSkipRed = 1;  // no red.global.add (the split-K atomics)
-constexpr int kSkipX = 2;    // no x cp.async (wgmma reads whatever the smem holds)
-constexpr int kSkipMma = 4;  // no wgmma (W loads still issued and consumed by the fences; kNoMma)
-
-// Token-pass variant (tp1): the x tile holds TN tokens, the wgmma N is TN/2 per pass, and the
-// partial tiles get their own smem after the x tile (pass 0's atomics drain while pass 1 computes).
-__host__ __device__ constexpr int smem_bytes_tp(int tn, int kc) {
-  return kBarBytes + 1024 + x_tile_bytes(tn, kc) + partial_bytes(tn / 2);
-}
-
 // ------------------------------------------------------------------ kernel
-// Template parameters: TN = tokens of the x tile (m <= TN); kPasses = false: one pass, wgmma
-// N = TN; true: up to two passes of TP = TN/2 tokens (wgmma N = TP), every W chunk register
-// resident for both (the host guarantees 2 chunks per warpgroup).
+// Template parameter TN: tokens per CTA = the wgmma N (64, 128, 192 or 256); m <= TN.
 // Runtime: kc = K per CTA (grid.x = K / kc splits), wgn = 64-row tiles per CTA (1 or 2; the
-// host guarantees kc % (128 * 2/wgn) == 0, N % (64 * wgn) == 0, K % 16 == 0, m in 1..TN);
-// cl = CTAs per cluster along the splits (1, or 2: the pair sums its partials through DSMEM and
-// each CTA issues the atomics of every other token, halving the red volume; not with kPasses);
-// skip = kSkip* bits (timing only, 0 in every planned config); kNoMma: the kSkipMma leave-out
-// (a compile-time switch: a runtime branch around the wgmmas makes ptxas inject
-// warpgroup.arrive before each of them).
-template <int TN, bool kPasses, bool kNoMma = false, bool kTmaX = false, bool kRing4 = false>
+// host guarantees kc % (128 * 2/wgn) == 0, N % (64 * wgn) == 0, K % 16 == 0, ceil(m / ts) in
+// 1..TN); gridDim.z = ts token slices.
+template <int TN>
 __global__ void __launch_bounds__(kThreads, 1)
-    router_hilo_wgmma_kernel(const __grid_constant__ CUtensorMap tm_x,  // kTmaX: x [m][k], box [TN t][64 k], 128B swizzle
-                             const __nv_bfloat16* __restrict__ x,  // [m][k] bf16, 16-B aligned rows
+    router_hilo_wgmma_kernel(const __nv_bfloat16* __restrict__ x,  // [m][k] bf16, 16-B aligned rows
                              const uint8_t* __restrict__ wp,       // packed hi/lo fragments of W [n][k]
                              float* __restrict__ y,                // [m][n] fp32, zeroed by the predecessor
-                             int m, int n, int k, int kc, int wgn, int cl, int skip, int mc, int ep) {
-  static_assert(TN % 64 == 0 && TN >= 64 && TN <= 256, "TN is a multiple of 64 up to 256 here");
-  static_assert(!kPasses || TN % 128 == 0, "token passes of 64 or 128 (the wgmma N instantiations)");
+                             int m, int n, int k, int kc, int wgn) {
+  static_assert(TN % 64 == 0 && TN >= 64 && TN <= 256, "TN is the wgmma N: a multiple of 64 up to 256 here");
   static_assert((TN * 128) % 1024 == 0, "each [TN][128 B] x block keeps the 1024-B swizzle-atom alignment");
   static_assert(kThreads % 8 == 0 && kStepsPerChunk == 4, "chunk = 4 k16 steps");
-  constexpr int TP = kPasses ? TN / 2 : TN;  // tokens per pass = the wgmma N
-  constexpr int kAcc = TP / 2;               // fp32 accumulators per thread: [64 rows][TP tokens] / 128 threads
+  constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
 
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = ptx::smem_addr(smem_raw);
-  const uint32_t bars = raw;                                  // kTmaX: mbarrier of x block j at bars + 8 j
-  const uint32_t xs = (raw + uint32_t(kBarBytes) + 1023u) & ~1023u;  // x tile: [kc/64 blocks][TN rows][128 B], swizzled
+  const uint32_t xs = (raw + 1023u) & ~1023u;  // x tile: [kc/64 blocks][TN rows][128 B], swizzled
 
-  // ts (gridDim.z > 1): the tokens are split into gridDim.z slices of mt = ceil(m / z) rows, one
-  // per blockIdx.z (fewer K splits, so fewer partials per output address, at the cost of every
-  // slice re-reading the CTA's W range).
-  int t0 = 0;  // first token of this CTA's slice (the TMA row coordinate of x)
+  // Token slice of this CTA: rows [t0, t0 + mt) of x and y (the ts slices split M instead of K,
+  // so an output gets K / kc partials: fewer atomics per address for the same 128 CTAs, at the
+  // price of every slice re-reading the CTA's W range, mostly from L2).
   if (gridDim.z > 1) {
-    const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
-    t0 = int(blockIdx.z) * mt;
-    if (t0 >= m) return;
+    const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z), t0 = int(blockIdx.z) * mt;
+    if (t0 >= m) return;  // an empty slice (m < ts): no atomics, nothing to wait for
     x += int64_t(t0) * k;
     y += int64_t(t0) * n;
     m = min(mt, m - t0);
   }
+
   const int tid = int(threadIdx.x);
   const int wg = tid / 128, warp = (tid / 32) & 3, lane = tid & 31;
   const int wgk = kWarpgroups / wgn;      // warpgroups along K
   const int rt = int(blockIdx.y) * wgn + wg % wgn;  // this warpgroup's 64-row tile
   const int kpart = wg / wgn;             // this warpgroup's K part of the CTA range
   const int k0 = int(blockIdx.x) * kc;    // CTA K range [k0, k0 + kc)
-  const int nch = kc / (wgk * kChunkK);   // chunks per warpgroup (even, >= 2; == 2 with kPasses)
+  const int nch = kc / (wgk * kChunkK);   // chunks per warpgroup (even, >= 2)
   const int half = nch / 2;
   const int n16_all = n / 16;
   const int s_begin = (k0 + kpart * (kc / wgk)) / 16;  // first k16 step of this warpgroup
-  const int np = kPasses ? (m > TP ? 2 : 1) : 1;      // token passes of this call
 
   // W register ring: chunks 0 and 1 in flight first (they come from DRAM, x mostly from L2).
   uint4 hi0[kStepsPerChunk], lo0[kStepsPerChunk], hi1[kStepsPerChunk], lo1[kStepsPerChunk];
   load_w_chunk(hi0, lo0, wp, s_begin, rt * 4 + warp, n16_all, lane);
   load_w_chunk(hi1, lo1, wp, s_begin + kStepsPerChunk, rt * 4 + warp, n16_all, lane);
-  // kRing4 (TN <= 128, chunks per warpgroup % 4 == 0): a 4-deep ring, chunks 2 and 3 in flight too.
-  uint4 hi2[kStepsPerChunk], lo2[kStepsPerChunk], hi3[kStepsPerChunk], lo3[kStepsPerChunk];
-  if constexpr (kRing4) {
-    static_assert(TN <= 128 && !kPasses, "ring of 4 chunks: 128 W registers + TN/2 accumulators");
-    load_w_chunk(hi2, lo2, wp, s_begin + 2 * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
-    load_w_chunk(hi3, lo3, wp, s_begin + 3 * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
-  }
 
-  // kTmaX: x block j (K part j / nch, chunk j % nch) by one TMA load of [TN rows][64 k] on its
-  // own mbarrier (rows >= m zero-filled by the tensor map), issued by thread 0 in consumption
-  // order; mc = 2: the two CTAs of a cluster along N share the K range, each loads every other
-  // block and multicasts it to both (x crosses L2 -> SM once per pair).
-  if constexpr (kTmaX) {
-    const int nblk = kc / kChunkK;
-    if (tid == 0) {
-      for (int j = 0; j < nblk; ++j) wgmma_tma::mbar_init(bars + 8u * uint32_t(j), 1);
-      wgmma_tma::fence_mbar_init();
-    }
-    if (mc > 1)
-      wgmma_tma::cluster_sync();  // the peer's barriers exist before any multicast lands
-    else
-      __syncthreads();
-    if (tid == 0) {
-      const uint64_t pol = wgmma_tma::policy_evict_last();  // every N group re-reads this x slice
-      const int crank = mc > 1 ? int(wgmma_tma::cluster_ctarank()) : 0;
-      for (int c = 0; c < nch; ++c)
-        for (int kp = 0; kp < wgk; ++kp) {
-          const int j = kp * nch + c;
-          const uint32_t bar = bars + 8u * uint32_t(j), dst = xs + uint32_t(j * TN * 128);
-          wgmma_tma::mbar_arrive_expect_tx(bar, uint32_t(TN * 128));
-          if (mc == 1)
-            wgmma_tma::tma_load_2d(dst, &tm_x, bar, k0 + j * kChunkK, t0, pol);
-          else if (j % mc == crank)
-            wgmma_tma::tma_load_2d_multicast(dst, &tm_x, bar, k0 + j * kChunkK, t0, uint16_t((1u << mc) - 1u), pol);
-        }
-    }
-  }
-
-  // x slice -> smem in two commit groups. One pass: group g holds, for every K part, its chunks
-  // [g*half, (g+1)*half). Two passes: group g holds token rows [g*TP, (g+1)*TP) of every block.
+  // x slice -> smem. Commit group g holds, for every K part, its chunks [g*half, (g+1)*half).
   // Rows t >= m are zero-filled without a global read.
-  if (kTmaX) {
-    // loaded above
-  } else if (!(skip & kSkipX)) {
+  {
     constexpr int kPieces = TN * 8;  // 16-B pieces per [TN][128 B] block
-    if constexpr (kPasses) {
-      const int nblk = kc / kChunkK;
-      for (int grp = 0; grp < 2; ++grp) {
-        if (grp < np) {
-          for (int i = tid; i < nblk * TP * 8; i += kThreads) {
-            const int j = i / (TP * 8), r = i % (TP * 8);
-            const int t = grp * TP + (r >> 3), p = r & 7;
-            const bool live = t < m;
-            const __nv_bfloat16* src = live ? x + int64_t(t) * k + k0 + j * kChunkK + p * 8 : x;
-            ptx::cp_async_zfill16(xs + uint32_t(j * TN * 128 + t * 128 + ((p ^ (t & 7)) << 4)), src, live ? 16u : 0u);
-          }
-        }
-        ptx::cp_async_commit();
+    const int blocks_per_group = wgk * half;
+    for (int grp = 0; grp < 2; ++grp) {
+      for (int i = tid; i < blocks_per_group * kPieces; i += kThreads) {
+        const int j = i / kPieces, r = i % kPieces;
+        const int gc = (j / half) * nch + grp * half + j % half;  // block index in the CTA range
+        const int t = r >> 3, p = r & 7;
+        const bool live = t < m;
+        const __nv_bfloat16* src = live ? x + int64_t(t) * k + k0 + gc * kChunkK + p * 8 : x;
+        ptx::cp_async_zfill16(xs + uint32_t(gc * TN * 128 + t * 128 + ((p ^ (t & 7)) << 4)), src, live ? 16u : 0u);
       }
-    } else {
-      const int blocks_per_group = wgk * half;
-      for (int grp = 0; grp < 2; ++grp) {
-        for (int i = tid; i < blocks_per_group * kPieces; i += kThreads) {
-          const int j = i / kPieces, r = i % kPieces;
-          const int gc = (j / half) * nch + grp * half + j % half;  // block index in the CTA range
-          const int t = r >> 3, p = r & 7;
-          const bool live = t < m;
-          const __nv_bfloat16* src = live ? x + int64_t(t) * k + k0 + gc * kChunkK + p * 8 : x;
-          ptx::cp_async_zfill16(xs + uint32_t(gc * TN * 128 + t * 128 + ((p ^ (t & 7)) << 4)), src, live ? 16u : 0u);
-        }
-        ptx::cp_async_commit();
-      }
+      ptx::cp_async_commit();
     }
-  } else {
-    ptx::cp_async_commit();
-    ptx::cp_async_commit();
   }
 
-  float acc[kAcc];  // D[64 rows][TP tokens] fragment, see wgmma_rs_m64k16
+  float acc[kAcc];  // D[64 rows][TN tokens] fragment, see wgmma_rs_m64k16
+#pragma unroll
+  for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
 
-  // wgmmas of one chunk (4 k16 steps x hi, lo) on the x block at xb (token rows of this pass).
-  auto issue_chunk = [&](uint4 (&hi)[kStepsPerChunk], uint4 (&lo)[kStepsPerChunk], uint32_t xb) {
+  // One chunk: 4 k16 steps x (hi, lo) wgmmas into the same accumulators, then retire them all
+  // (frees the chunk's A registers for the refill; the other chunk's loads stay in flight).
+  auto mma_chunk = [&](uint4 (&hi)[kStepsPerChunk], uint4 (&lo)[kStepsPerChunk], int cc) {
+    if (cc == 0 || cc == half) {  // first use of commit group 0 / 1 (uniform over the CTA)
+      if (cc == 0)
+        ptx::cp_async_wait<1>();
+      else
+        ptx::cp_async_wait<0>();
+      ptx::fence_proxy_async_smem();  // this thread's x copies -> visible to wgmma (async proxy)
+      __syncthreads();                // ... and every other thread's
+    }
+    const uint32_t xb = xs + uint32_t((kpart * nch + cc) * TN * 128);
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) wgmma_tma::fence_reg(acc[i]);
 #pragma unroll
@@ -280,16 +203,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       fence_frag(lo[s]);
     }
     wgmma_tma::wgmma_fence();  // A registers were just written by loads
-    if constexpr (!kNoMma) {
 #pragma unroll
-      for (int s = 0; s < kStepsPerChunk; ++s) {
-        const uint64_t bdesc = wgmma_tma::desc_k_sw128(xb + 32u * uint32_t(s));  // k16 step s: +32 B in the row
-        wgmma_rs_m64k16<TP>(acc, hi[s], bdesc);
-        wgmma_rs_m64k16<TP>(acc, lo[s], bdesc);
-      }
+    for (int s = 0; s < kStepsPerChunk; ++s) {
+      const uint64_t bdesc = wgmma_tma::desc_k_sw128(xb + 32u * uint32_t(s));  // k16 step s: +32 B in the row
+      wgmma_rs_m64k16<TN>(acc, hi[s], bdesc);
+      wgmma_rs_m64k16<TN>(acc, lo[s], bdesc);
     }
-  };
-  auto retire = [&](uint4 (&hi)[kStepsPerChunk], uint4 (&lo)[kStepsPerChunk]) {
     wgmma_tma::wgmma_commit();
     wgmma_tma::wgmma_wait<0>();
 #pragma unroll
@@ -300,166 +219,46 @@ __global__ void __launch_bounds__(kThreads, 1)
       fence_frag(lo[s]);
     }
   };
-  auto x_ready = [&](int group) {  // commit group `group` landed in every thread (uniform over the CTA)
-    if (group == 0)
-      ptx::cp_async_wait<1>();
-    else
-      ptx::cp_async_wait<0>();
-    ptx::fence_proxy_async_smem();  // this thread's x copies -> visible to wgmma (async proxy)
-    __syncthreads();                // ... and every other thread's
-  };
 
-  // Epilogue of token rows [tok0, tok0 + TP): fp32 partials -> P[wg][t][kPStride] (rows of this
-  // warpgroup fastest), then per (token, 4 rows) the sum of the wgk K parts in fixed order (plus
-  // the cluster peer's, read through DSMEM) and one red.global.add.v4.f32 into y.
+  for (int c = 0; c < nch; c += 2) {
+    mma_chunk(hi0, lo0, c);
+    if (c + 2 < nch) load_w_chunk(hi0, lo0, wp, s_begin + (c + 2) * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
+    mma_chunk(hi1, lo1, c + 1);
+    if (c + 3 < nch) load_w_chunk(hi1, lo1, wp, s_begin + (c + 3) * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
+  }
+
+  // Both warpgroups have retired all their wgmmas: the x tile is dead, reuse it for the
+  // partials P[wg][t][kPStride] (fp32, rows of this warpgroup fastest).
+  __syncthreads();
+  float* P = reinterpret_cast<float*>(smem_raw + (xs - raw));
+  {
+    float* pw = P + wg * TN * kPStride;
+    const int nl = warp * 16 + (lane >> 2), t2 = 2 * (lane & 3);
+#pragma unroll
+    for (int q = 0; q < TN / 8; ++q) {
+      if (8 * q < m) {  // token tiles past m are never read
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int b = 0; b < 2; ++b) pw[(8 * q + t2 + b) * kPStride + nl + 8 * h] = acc[4 * q + 2 * h + b];
+      }
+    }
+  }
+  __syncthreads();
+
+  // y[t][row0 + 4c .. +3] += sum over the wgk K parts (fixed order) of P[kpart*wgn + r][t][..].
+  ptx::griddep_wait();  // y zeroed and visible
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64*wgn rows
   const int row0 = int(blockIdx.y) * wgn * kRows;
-  auto epilogue = [&](float* P, int tok0) {
-    {
-      float* pw = P + wg * TP * kPStride;
-      const int nl = warp * 16 + (lane >> 2), t2 = 2 * (lane & 3);
-#pragma unroll
-      for (int q = 0; q < TP / 8; ++q) {
-        if (tok0 + 8 * q < m) {  // token tiles past m are never read
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int b = 0; b < 2; ++b) pw[(8 * q + t2 + b) * kPStride + nl + 8 * h] = acc[4 * q + 2 * h + b];
-        }
-      }
+  for (int f = tid; f < m * f4_per_t; f += kThreads) {
+    const int t = f / f4_per_t, c4 = f % f4_per_t;
+    const int r = c4 >> 4, col = (c4 & 15) * 4;
+    float4 sum = *reinterpret_cast<const float4*>(P + (r * TN + t) * kPStride + col);
+    for (int kp = 1; kp < wgk; ++kp) {
+      const float4 v = *reinterpret_cast<const float4*>(P + ((kp * wgn + r) * TN + t) * kPStride + col);
+      sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
     }
-    __syncthreads();
-    if (cl > 1) wgmma_tma::cluster_sync();  // the peer's partials are complete
-    ptx::griddep_wait();                    // y zeroed and visible
-    const int tcount = min(m - tok0, TP);
-    const int rank = cl > 1 ? int(wgmma_tma::cluster_ctarank()) : 0;
-    const int mine = (tcount - rank + cl - 1) / cl;  // tokens rank, rank + cl, ... of this pass
-    const uint32_t peer_p = cl > 1 ? wgmma_tma::mapa_shared(ptx::smem_addr(P), uint32_t(rank ^ 1)) : 0u;
-    for (int f = tid; f < mine * f4_per_t; f += kThreads) {
-      const int tl = rank + cl * (f / f4_per_t), c4 = f % f4_per_t;
-      const int r = c4 >> 4, col = (c4 & 15) * 4;
-      float4 sum = *reinterpret_cast<const float4*>(P + (r * TP + tl) * kPStride + col);
-      for (int kp = 1; kp < wgk; ++kp) {
-        const float4 v = *reinterpret_cast<const float4*>(P + ((kp * wgn + r) * TP + tl) * kPStride + col);
-        sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
-      }
-      if (cl > 1) {
-        for (int kp = 0; kp < wgk; ++kp) {
-          const float4 v = wgmma_tma::ld_dsmem_f4(peer_p + uint32_t((((kp * wgn + r) * TP + tl) * kPStride + col) * 4));
-          sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
-        }
-      }
-      if (!(skip & kSkipRed)) ptx::red_add_v4(y + int64_t(tok0 + tl) * n + row0 + r * kRows + col, sum);
-    }
-    if (cl > 1) wgmma_tma::cluster_sync();  // the peer is done reading this CTA's partials
-  };
-
-  if constexpr (kPasses) {
-    // Every W chunk stays in registers; pass p computes token rows [p*TP, (p+1)*TP) as soon as
-    // its x rows have landed, and its atomics drain while the next pass computes.
-    float* P = reinterpret_cast<float*>(smem_raw + (xs - raw) + x_tile_bytes(TN, kc));
-    for (int p = 0; p < np; ++p) {
-      x_ready(p);  // also orders pass p-1's reads of P before this pass's stores
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
-      const uint32_t xb = xs + uint32_t(kpart * 2 * TN * 128 + p * TP * 128);
-      issue_chunk(hi0, lo0, xb);
-      issue_chunk(hi1, lo1, xb + uint32_t(TN * 128));
-      wgmma_tma::wgmma_commit();
-      wgmma_tma::wgmma_wait<0>();
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) wgmma_tma::fence_reg(acc[i]);
-#pragma unroll
-      for (int s = 0; s < kStepsPerChunk; ++s) {
-        fence_frag(hi0[s]);
-        fence_frag(lo0[s]);
-        fence_frag(hi1[s]);
-        fence_frag(lo1[s]);
-      }
-      epilogue(P, p * TP);
-    }
-  } else if constexpr (kRing4) {
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
-    auto step = [&](uint4 (&hi)[kStepsPerChunk], uint4 (&lo)[kStepsPerChunk], int c) {
-      if constexpr (kTmaX)
-        wgmma_tma::mbar_wait(bars + 8u * uint32_t(kpart * nch + c), 0);
-      else if (c == 0 || c == half)
-        x_ready(c == 0 ? 0 : 1);
-      issue_chunk(hi, lo, xs + uint32_t((kpart * nch + c) * TN * 128));
-      retire(hi, lo);
-      if (c + 4 < nch) load_w_chunk(hi, lo, wp, s_begin + (c + 4) * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
-    };
-    for (int c = 0; c < nch; c += 4) {
-      step(hi0, lo0, c);
-      step(hi1, lo1, c + 1);
-      step(hi2, lo2, c + 2);
-      step(hi3, lo3, c + 3);
-    }
-    __syncthreads();
-    epilogue(reinterpret_cast<float*>(smem_raw + (xs - raw)), 0);
-  } else {
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
-    for (int c = 0; c < nch; c += 2) {
-      const uint32_t xb = xs + uint32_t((kpart * nch + c) * TN * 128);
-      if constexpr (kTmaX)
-        wgmma_tma::mbar_wait(bars + 8u * uint32_t(kpart * nch + c), 0);
-      else if (c == 0 || c == half)
-        x_ready(c == 0 ? 0 : 1);
-      issue_chunk(hi0, lo0, xb);
-      retire(hi0, lo0);
-      if (c + 2 < nch) load_w_chunk(hi0, lo0, wp, s_begin + (c + 2) * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
-      if constexpr (kTmaX)
-        wgmma_tma::mbar_wait(bars + 8u * uint32_t(kpart * nch + c + 1), 0);
-      else if (c + 1 == half)
-        x_ready(1);
-      issue_chunk(hi1, lo1, xb + uint32_t(TN * 128));
-      retire(hi1, lo1);
-      if (c + 3 < nch) load_w_chunk(hi1, lo1, wp, s_begin + (c + 3) * kStepsPerChunk, rt * 4 + warp, n16_all, lane);
-    }
-    // Both warpgroups have retired all their wgmmas: the x tile is dead, reuse it for the partials.
-    __syncthreads();
-    if (ep == 0) {
-      epilogue(reinterpret_cast<float*>(smem_raw + (xs - raw)), 0);
-    } else {
-      // ep1: every warpgroup reduces its accumulators straight from registers (scalar red,
-      // 2/wgn x the partials per output, no smem). ep2 (wgn = 1): warpgroup 1 hands its
-      // accumulators to warpgroup 0 through smem in fragment order (float4 per thread, no
-      // bank conflicts), warpgroup 0 adds them and issues the reds.
-      if (ep == 2) {
-        float4* F = reinterpret_cast<float4*>(smem_raw + (xs - raw));
-        const int l = tid & 127;
-        if (wg == 1) {
-#pragma unroll
-          for (int i = 0; i < kAcc / 4; ++i) F[i * 128 + l] = make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]);
-        }
-        __syncthreads();
-        if (wg == 0) {
-#pragma unroll
-          for (int i = 0; i < kAcc / 4; ++i) {
-            const float4 v = F[i * 128 + l];
-            acc[4 * i] += v.x; acc[4 * i + 1] += v.y; acc[4 * i + 2] += v.z; acc[4 * i + 3] += v.w;
-          }
-        }
-      }
-      ptx::griddep_wait();  // y zeroed and visible
-      if (ep == 1 || wg == 0) {
-        const int row = rt * kRows + warp * 16 + (lane >> 2), t2 = 2 * (lane & 3);
-#pragma unroll
-        for (int q = 0; q < TP / 8; ++q) {
-#pragma unroll
-          for (int b = 0; b < 2; ++b) {
-            const int t = 8 * q + t2 + b;
-            if (t < m) {
-#pragma unroll
-              for (int h = 0; h < 2; ++h) red_add_f32(y + int64_t(t) * n + row + 8 * h, acc[4 * q + 2 * h + b]);
-            }
-          }
-        }
-      }
-    }
-    if (kTmaX && mc > 1) wgmma_tma::cluster_sync();  // no CTA leaves while its peer's multicasts may target it
+    ptx::red_add_v4(y + int64_t(t) * n + row0 + r * kRows + col, sum);
   }
 }
 

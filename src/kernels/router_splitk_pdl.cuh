@@ -28,40 +28,28 @@ __global__ void router_zero_kernel(float4* __restrict__ y, int n4) {
 
 // Launch router_zero_kernel on y[0, n_floats) and then `fn<<<grid, block, smem, stream>>>(args...)`
 // as its programmatic dependent. Launch only (graph-capturable); every launch checked.
-// cluster != (1,1,1): the compute kernel runs in thread-block clusters of that shape.
 template <class... KArgs, class... Args>
-Status launch_zeroed_splitk_cluster(const char* what, float* y, int64_t n_floats, dim3 grid, dim3 block,
-                                    std::size_t smem, dim3 cluster, cudaStream_t stream, void (*fn)(KArgs...),
-                                    Args&&... args) {
+Status launch_zeroed_splitk(const char* what, float* y, int64_t n_floats, dim3 grid, dim3 block, std::size_t smem,
+                            cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
   // 1) zero y (the compute kernel accumulates into it)
   const int n4 = int(n_floats / 4);
   router_zero_kernel<<<unsigned((n4 + 255) / 256), 256, 0, stream>>>(reinterpret_cast<float4*>(y), n4);
   Status zs = cuda_status(cudaGetLastError(), "router_zero_kernel launch");
   if (!zs.ok()) return zs;
   // 2) compute, as a programmatic dependent of the zeroing
-  cudaLaunchAttribute attr[2];
+  cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
-  attr[1].id = cudaLaunchAttributeClusterDimension;
-  attr[1].val.clusterDim.x = cluster.x;
-  attr[1].val.clusterDim.y = cluster.y;
-  attr[1].val.clusterDim.z = cluster.z;
   cudaLaunchConfig_t lc = {};
   lc.gridDim = grid;
   lc.blockDim = block;
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
   lc.attrs = attr;
-  lc.numAttrs = cluster.x * cluster.y * cluster.z > 1 ? 2 : 1;
+  lc.numAttrs = 1;
   cudaError_t e = cudaLaunchKernelEx(&lc, fn, std::forward<Args>(args)...);
   if (e != cudaSuccess) return cuda_status(e, what);
   return cuda_status(cudaGetLastError(), what);
-}
-
-template <class... KArgs, class... Args>
-Status launch_zeroed_splitk(const char* what, float* y, int64_t n_floats, dim3 grid, dim3 block, std::size_t smem,
-                            cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
-  return launch_zeroed_splitk_cluster(what, y, n_floats, grid, block, smem, dim3(1, 1, 1), stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace
