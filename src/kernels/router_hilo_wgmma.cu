@@ -16,9 +16,9 @@
 //   same call that the compute kernel follows as a programmatic dependent
 //   (kernels/router_splitk_pdl.cuh, shared with router_hilo_stream). No global scratch.
 //   Token slices (ts > 1, grid.z): the same 128 CTAs split M into ts slices instead of splitting
-//   K further, so each output address takes K / kc partials (16 instead of 32 at split16.ts2):
-//   at M >= 96 the same-address red traffic at the end of the call, not the extra W reads from
-//   L2 (each slice re-reads its W range), sets the time (docs/experiments.md, router E-runs).
+//   K further, so each output address takes K / kc red partials (16 instead of 32 at
+//   split16.wgn1.ts2) while every slice re-reads its W range (mostly from L2); measured faster
+//   from M ~ 112 (docs/experiments.md, "router_hilo_wgmma round 2").
 //   Device code: router_hilo_wgmma.cuh.
 // Constraints: fp32 W / y, bf16 x; sm_90a; N % (64*wgn) == 0; K % split == 0 and
 //   (K / split) % (128 * 2/wgn) == 0; x and y 16-byte aligned (checked in run()); m in 1..256
@@ -146,7 +146,8 @@ std::vector<Config> wgmma_configs() {
       // each: 16 partials per output (half of split32.wgn1), W read twice (the second mostly from
       // L2). Measured (H200, 2026-12-01, bench, two runs, µs at M = 64 / 96 / 128 / 192 / 256):
       // 8.70-8.90 / 8.93-9.15 / 9.39-9.63 / 10.94-11.04 / 11.65-11.78 vs split32.wgn1 8.18 / 9.36 /
-      // 9.95 / 11.76 / 13.70 in the same runs: wins from M ~ 96, loses at M = 64.
+      // 9.95 / 11.76 / 13.70 in the same runs; final run (E8): equal at M 80..112, -1.6 µs at 256,
+      // +0.8..1.1 µs at M <= 64 (split32.wgn1 stays there).
       Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
   };
 }
