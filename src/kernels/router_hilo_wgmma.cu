@@ -15,10 +15,15 @@
 //   K splits are combined with red.global.add.v4.f32 into y, zeroed by a tiny kernel of the
 //   same call that the compute kernel follows as a programmatic dependent
 //   (kernels/router_splitk_pdl.cuh, shared with router_hilo_stream). No global scratch.
+//   Token slices (ts > 1, grid.z): the same 128 CTAs split M into ts slices instead of splitting
+//   K further, so each output address takes K / kc red partials (16 instead of 32 at
+//   split16.wgn1.ts2) while every slice re-reads its W range (mostly from L2); measured faster
+//   from M ~ 112 (docs/experiments.md, "router_hilo_wgmma round 2").
 //   Device code: router_hilo_wgmma.cuh.
 // Constraints: fp32 W / y, bf16 x; sm_90a; N % (64*wgn) == 0; K % split == 0 and
 //   (K / split) % (128 * 2/wgn) == 0; x and y 16-byte aligned (checked in run()); m in 1..256
-//   (planned for 33..256; correct from 1); x slice TN * K/split * 2 B within the opt-in smem.
+//   (planned for 33..256; correct from 1); ts in 1..4; x slice TN * K/split * 2 B within the
+//   opt-in smem, TN = the token tile of ceil(m / ts).
 #include "kernels/router_hilo_wgmma.cuh"
 
 #include <algorithm>
@@ -54,15 +59,18 @@ KernelFn kernel_for(int tn) {
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output combined by atomics
   int wgn = 0;    // 64-row tiles per CTA (2 warpgroups: wgn = 2 share x, wgn = 1 halve K)
+  int ts = 1;     // token slices (grid.z): each CTA computes ceil(m / ts) tokens
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
+  int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
-Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0)}; }
+Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
 
 // "" or the violated constraint (shared by applicable() and the constructor).
 std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wgn != 1 && t.wgn != 2) return "router_hilo_wgmma: wgn must be 1 or 2 (64-row tiles per CTA)";
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_wgmma: K % split != 0";
+  if (t.ts < 1 || t.ts > 4) return "router_hilo_wgmma: ts (token slices) must be 1..4";
   const int wgk = kWarpgroups / t.wgn;
   if (t.kc(spec.k) % (2 * kChunkK * wgk) != 0)
     return "router_hilo_wgmma: (K / split) % (128 * 2/wgn) != 0 (an even number of 64-K chunks per warpgroup)";
@@ -82,7 +90,7 @@ class RouterHiloWgmma final : public PreparedMethod {
     // Every token tile a call up to max_m can pick gets its smem opt-in now, as far as the
     // x slice fits (a Projection prepares with its max_m even when the plan maps this method
     // to a smaller range; applicable() refuses ranges whose tile does not fit).
-    for (int tn = 64; tn <= tile_tokens(max_m_); tn += 64) {
+    for (int tn = 64; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn += 64) {
       if (std::size_t(smem_bytes(tn, t_.kc(spec_.k))) > ctx.dev.smem_per_block_optin) break;
       cuda_check(cudaFuncSetAttribute(kernel_for(tn), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       smem_bytes(tn, t_.kc(spec_.k))),
@@ -96,12 +104,13 @@ class RouterHiloWgmma final : public PreparedMethod {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_wgmma: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_wgmma: x and y must be 16-byte aligned"};
-    const int tn = tile_tokens(a.m);
+    const int tn = tile_tokens(t_.slice_tokens(a.m));
     if (tn > max_tn_)
       return {StatusCode::invalid_argument, "router_hilo_wgmma: m too large for this split's x slice in smem"};
     const int kc = t_.kc(spec_.k);
     return launch_zeroed_splitk("router_hilo_wgmma_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-                                dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), 1), dim3(kThreads),
+                                dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
+                                dim3(kThreads),
                                 std::size_t(smem_bytes(tn, kc)), a.stream, kernel_for(tn),
                                 static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
                                 static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k), kc, t_.wgn);
@@ -115,7 +124,8 @@ class RouterHiloWgmma final : public PreparedMethod {
   DeviceBuffer packed_;
 };
 
-// Grid = split x N/(64*wgn) CTAs of 2 warpgroups; per warpgroup 64 rows x K/split/(2/wgn) of W.
+// Grid = split x N/(64*wgn) x ts CTAs of 2 warpgroups; per warpgroup 64 rows x K/split/(2/wgn) of
+// W and ceil(M / ts) tokens.
 // Predictions per config: docs/experiments.md, "Router (issue 4)", "wgmma for M 33..256".
 std::vector<Config> wgmma_configs() {
   return {
@@ -132,6 +142,13 @@ std::vector<Config> wgmma_configs() {
       // 64 CTAs, 64 rows x 512 K (K halves per warpgroup): half the atomics (16 partials per
       // output); the x slice TN x 512 fits the smem only for TN <= 192, so it serves M <= 192.
       Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}}},
+      // 128 CTAs = 16 K splits x 4 row groups x 2 token slices, 64 rows x 512 K x ceil(M/2) tokens
+      // each: 16 partials per output (half of split32.wgn1), W read twice (the second mostly from
+      // L2). Measured (H200, 2026-12-01, bench, two runs, µs at M = 64 / 96 / 128 / 192 / 256):
+      // 8.70-8.90 / 8.93-9.15 / 9.39-9.63 / 10.94-11.04 / 11.65-11.78 vs split32.wgn1 8.18 / 9.36 /
+      // 9.95 / 11.76 / 13.70 in the same runs; final run (E8): equal at M 80..112, -1.6 µs at 256,
+      // +0.8..1.1 µs at M <= 64 (split32.wgn1 stays there).
+      Config{"router_hilo_wgmma", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
   };
 }
 
@@ -146,7 +163,7 @@ std::string wgmma_applicable(const ProjectionSpec& spec, const Config& cfg, int 
   // method over [1, max_m], can run it.
   if (m_lo < 1 || m_hi > kMaxTokens || m_hi < m_lo) return "router_hilo_wgmma: M range must lie in 1..256 (wgmma N <= 256)";
   if (!dev.is_hopper_sm90()) return "router_hilo_wgmma: needs sm_90a (wgmma, PDL, red.global.add.v4.f32)";
-  if (std::size_t(smem_bytes(tile_tokens(m_hi), t.kc(spec.k))) > dev.smem_per_block_optin)
+  if (std::size_t(smem_bytes(tile_tokens(t.slice_tokens(m_hi)), t.kc(spec.k))) > dev.smem_per_block_optin)
     return "router_hilo_wgmma: x slice (TN x K/split bf16) exceeds the device opt-in shared memory";
   return "";
 }

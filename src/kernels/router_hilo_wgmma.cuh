@@ -1,7 +1,8 @@
 // router_hilo_wgmma device code: see router_hilo_wgmma.cu for the regime and the host launcher.
 //
 // One CTA = 2 warpgroups (256 threads), K range [k0, k0 + kc) of the packed hi/lo weights
-// (router_hilo_pack.cuh) and all m tokens (the wgmma N, TN >= m, zero-filled past m):
+// (router_hilo_pack.cuh) and the tokens of its slice (the wgmma N, TN >= the slice's tokens,
+// zero-filled past them; ts = gridDim.z slices of ceil(m / ts) tokens, blockIdx.z picks one):
 //   wgn = 2: the warpgroups own neighbouring 64-row tiles and the whole K range (x shared);
 //   wgn = 1: they own the same 64-row tile and one half of the K range each (summed in smem).
 // Per warpgroup: y^T[64 rows][TN tokens] += W_hi * x^T + W_lo * x^T on
@@ -116,7 +117,8 @@ __device__ __forceinline__ void load_w_chunk(uint4 (&hi)[kStepsPerChunk], uint4 
 // ------------------------------------------------------------------ kernel
 // Template parameter TN: tokens per CTA = the wgmma N (64, 128, 192 or 256); m <= TN.
 // Runtime: kc = K per CTA (grid.x = K / kc splits), wgn = 64-row tiles per CTA (1 or 2; the
-// host guarantees kc % (128 * 2/wgn) == 0, N % (64 * wgn) == 0, K % 16 == 0, m in 1..TN).
+// host guarantees kc % (128 * 2/wgn) == 0, N % (64 * wgn) == 0, K % 16 == 0, ceil(m / ts) in
+// 1..TN); gridDim.z = ts token slices.
 template <int TN>
 __global__ void __launch_bounds__(kThreads, 1)
     router_hilo_wgmma_kernel(const __nv_bfloat16* __restrict__ x,  // [m][k] bf16, 16-B aligned rows
@@ -131,6 +133,17 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = ptx::smem_addr(smem_raw);
   const uint32_t xs = (raw + 1023u) & ~1023u;  // x tile: [kc/64 blocks][TN rows][128 B], swizzled
+
+  // Token slice of this CTA: rows [t0, t0 + mt) of x and y (the ts slices split M instead of K,
+  // so an output gets K / kc partials: fewer atomics per address for the same 128 CTAs, at the
+  // price of every slice re-reading the CTA's W range, mostly from L2).
+  if (gridDim.z > 1) {
+    const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z), t0 = int(blockIdx.z) * mt;
+    if (t0 >= m) return;  // an empty slice (m < ts): no atomics, nothing to wait for
+    x += int64_t(t0) * k;
+    y += int64_t(t0) * n;
+    m = min(mt, m - t0);
+  }
 
   const int tid = int(threadIdx.x);
   const int wg = tid / 128, warp = (tid / 32) & 3, lane = tid & 31;
