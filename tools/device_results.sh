@@ -90,6 +90,17 @@ if b:
     for c in b["cases"]:
         print("  %-9s m=%-4d %-44s base %6.2f cand %6.2f ratio %.3f  x floor %.2f" % (
             c["family"], c["m"], c["method"][:44], c["base_us"], c["cand_us"], c["ratio"], c["over_floor"]))
+s = load("bench-sweep.json")
+if s:
+    fams = {}
+    for c in s["cases"]:
+        fams.setdefault(c["family"], []).append(c)
+    for fam, cs in fams.items():
+        low = sorted((c for c in cs if c["ratio"] < 0.98), key=lambda c: c["ratio"])
+        worst = min(cs, key=lambda c: c["ratio"])
+        print("sweep %-9s min %.3f at M=%d (%s); %d of %d below 0.98%s" % (
+            fam, worst["ratio"], worst["m"], worst["method"], len(low), len(cs),
+            (": " + ", ".join("M%d %.3f %s" % (c["m"], c["ratio"], c["method"]) for c in low[:6])) if low else ""))
 a = load("aa.json")
 if a:
     rs = [c["ratio"] for c in a["cases"]]
