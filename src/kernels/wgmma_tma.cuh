@@ -20,8 +20,8 @@
 // its fp32 slot in `ws`, a cluster barrier publishes them, and each owner sums its rows in rank
 // order (own rows from smem, the peers' from their slots). Replay-safe: every slot read in a
 // call was written earlier in the same call.
-// Dev probe: with a non-null `stamps` (PROJKIT_WGMMA_STAMPS builds only) thread 128 of every
-// CTA records globaltimer at 7 phase points (E11).
+// Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
+// `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)
@@ -174,6 +174,14 @@ __device__ __forceinline__ unsigned long long globaltimer_ns() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
+// Four consecutive fp32 sums -> four bf16 of y (one 8-byte store; the host checks y is 8-B aligned).
+__device__ __forceinline__ void store_bf16x4(__nv_bfloat16* y, int64_t offset, float4 v) {
+  __nv_bfloat162 lo = __floats2bfloat162_rn(v.x, v.y), hi = __floats2bfloat162_rn(v.z, v.w);
+  uint2 pack;
+  pack.x = *reinterpret_cast<uint32_t*>(&lo);
+  pack.y = *reinterpret_cast<uint32_t*>(&hi);
+  *reinterpret_cast<uint2*>(y + offset) = pack;
+}
 // 16-byte DSMEM read of a peer's partial tile.
 __device__ __forceinline__ float4 ld_dsmem_f4(uint32_t addr) {
   float4 v;
@@ -283,10 +291,16 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int wg = int(threadIdx.x) / 128;
-  // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA.
-  const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
+  // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
+  // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
+  // in the main loop).
   auto stamp = [&](int i) {
+#ifdef PROJKIT_WGMMA_STAMPS
+    const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
     if (stamps != nullptr && threadIdx.x == 128) stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
+#else
+    (void)i;
+#endif
   };
   stamp(0);
 
@@ -422,13 +436,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int r = 1; r < 8; ++r)
         if (r < split) { sum.x += v[r].x; sum.y += v[r].y; sum.z += v[r].z; sum.w += v[r].w; }  // rank order
       const int gt = m0 + t;
-      if (gt < m && gn < n_out) {
-        __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
-        uint2 pack;
-        pack.x = *reinterpret_cast<uint32_t*>(&lo);
-        pack.y = *reinterpret_cast<uint32_t*>(&hi);
-        *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
-      }
+      if (gt < m && gn < n_out) store_bf16x4(y, int64_t(gt) * n_out + gn, sum);
     }
     stamp(5);
     stamp(6);
@@ -468,13 +476,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int u = 0; u < 2; ++u) {
       const float4 sum = u == 0 ? sa : sb;
       const int gt = m0 + (u == 0 ? t : tb);
-      if ((u == 0 || two) && gt < m && gn < n_out) {
-        __nv_bfloat162 lo = __floats2bfloat162_rn(sum.x, sum.y), hi = __floats2bfloat162_rn(sum.z, sum.w);
-        uint2 pack;
-        pack.x = *reinterpret_cast<uint32_t*>(&lo);
-        pack.y = *reinterpret_cast<uint32_t*>(&hi);
-        *reinterpret_cast<uint2*>(y + int64_t(gt) * n_out + gn) = pack;
-      }
+      if ((u == 0 || two) && gt < m && gn < n_out) store_bf16x4(y, int64_t(gt) * n_out + gn, sum);
     }
   }
   stamp(5);  // reduction + stores done
