@@ -16,8 +16,8 @@ import math
 import os
 import sys
 
-BUILTIN = {"qkv": (2304, 8192, False), "o": (8192, 1024, False), "pooler": (4096, 8192, False),
-           "unpooler": (8192, 4096, False), "router": (256, 8192, True)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_fidelity import BUILTIN  # noqa: E402  (family -> (N, K, fp32 router weights))
 
 
 def main():
