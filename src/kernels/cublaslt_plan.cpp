@@ -22,9 +22,9 @@
 //              and are filtered out), no fp16 accumulators, workspace <= 32 MiB.
 //              Config "rank r" = index r of that filtered list for each m; when the list
 //              for some m is shorter than r+1, that m uses rank 0 (documented fallback).
-//              "splitk S" additionally forces SPLITK_NUM=S with COMPUTE_TYPE reduction on
-//              the chosen algorithm where cublasLtMatmulAlgoCheck accepts it (else that m
-//              keeps the unmodified algorithm).
+//              (A forced-split-K config, SPLITK_NUM=S with COMPUTE_TYPE reduction, existed
+//              until run E: in 1024 tune screens per config it never won; removed with the
+//              rank-0 configs, see configs() and docs/experiments.md.)
 // Prepare    : per m in [1, max_m]: layouts with that m (and n_out = out_cols(m)), and two
 //              resolved algorithms: one for 256-byte-aligned x/y/W (cuBLASLt's default
 //              alignment assumption) and one for 16-byte-aligned pointers (the API minimum).
@@ -243,7 +243,6 @@ class CublasLtPlan final : public PreparedMethod {
         max_m_(ctx.max_m),
         orient_(cfg.get("orient", 0)),
         rank_(cfg.get("rank", 0)),
-        splitk_(cfg.get("splitk", 0)),
         o_(kOrient[orient_]),
         desc_(o_),
         workspace_(kLtWorkspaceBytes) {
@@ -293,7 +292,6 @@ class CublasLtPlan final : public PreparedMethod {
       }
       s += ' ';
       s += e.entry[t].str();
-      if (splitk_ > 1) s += e.split_applied[t] ? " splitk-applied" : " splitk-refused";
       s += "]";
     }
     return s;
@@ -304,7 +302,6 @@ class CublasLtPlan final : public PreparedMethod {
     Layouts layouts;
     cublasLtMatmulAlgo_t algo[2] = {};  // [0]: 256-byte-aligned pointers, [1]: 16-byte
     int rank_used[2] = {0, 0};
-    bool split_applied[2] = {false, false};
     cublaslt_plan::HeuristicEntry entry[2];
   };
 
@@ -320,32 +317,13 @@ class CublasLtPlan final : public PreparedMethod {
     e.rank_used[t] = r;
     e.algo[t] = res[r].algo;
     e.entry[t] = entry_of(res[r].algo, res[r].workspaceSize, res[r].wavesCount);
-    if (splitk_ > 1) {
-      cublasLtMatmulAlgo_t alt = res[r].algo;
-      int32_t splits = splitk_;
-      uint32_t red = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
-      cublasLtMatmulHeuristicResult_t chk = {};
-      if (cublasLtMatmulAlgoConfigSetAttribute(&alt, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits, sizeof(splits)) ==
-              CUBLAS_STATUS_SUCCESS &&
-          cublasLtMatmulAlgoConfigSetAttribute(&alt, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red)) ==
-              CUBLAS_STATUS_SUCCESS &&
-          cublasLtMatmulAlgoCheck(handle_.h, desc_.d, e.layouts.a.l, e.layouts.b.l, e.layouts.d.l, e.layouts.d.l, &alt,
-                                  &chk) == CUBLAS_STATUS_SUCCESS &&
-          chk.workspaceSize <= kLtWorkspaceBytes &&
-          algo_attr<int32_t>(alt, CUBLASLT_ALGO_CONFIG_SPLITK_NUM) == splits &&
-          algo_attr<uint32_t>(alt, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME) == red) {
-        e.algo[t] = alt;
-        e.split_applied[t] = true;
-        e.entry[t] = entry_of(alt, chk.workspaceSize, chk.wavesCount);
-      }
-    }
   }
 
   static constexpr float kAlpha = 1.0f, kBeta = 0.0f;
   ProjectionSpec spec_;
   const void* w_;
   int max_m_;
-  int orient_, rank_, splitk_;
+  int orient_, rank_;
   const Orientation& o_;
   LtHandle handle_;
   MatmulDesc desc_;
@@ -357,17 +335,18 @@ class CublasLtPlan final : public PreparedMethod {
 // ---------------------------------------------------------------- family
 std::vector<Config> cublaslt_configs() {
   std::vector<Config> c;
-  // Every orientation x heuristic ranks 0..3: rank 0 is cuBLASLt's own pick for the layout
-  // description (orient0.rank0 = torch's call with fp32-only split-K); ranks 1..3 are the
-  // runner-ups, which the worklog found faster in places (pooler large M, qkv ~32, unpooler
-  // large M). orient1..3 exist because cuBLASLt's heuristics key on the description, so the
-  // same product described differently can select a different kernel.
+  // Every orientation x heuristic ranks 1..3: the runner-ups of cuBLASLt's own pick for the
+  // layout description, which the worklog found faster in places (pooler large M, qkv ~32,
+  // unpooler large M) and which run E's tune chose in 33 ranges (qkv M 193..199 at 1.27-1.31).
+  // orient1..3 exist because cuBLASLt's heuristics key on the description, so the same
+  // product described differently can select a different kernel.
+  // Dropped after run E (docs/experiments.md, "cuBLASLt plans"): rank 0 of every orientation
+  // (cuBLASLt's own pick = the baseline's algorithm: median screen ratio 1.000 over 1024
+  // (family, M) each, so every range it won was noise that passed the margin once, and each
+  // such range cost the Projection a prepared method with a 32 MiB workspace) and the forced
+  // fp32 split-K configs orient{0,1}.rank0.splitk{2,4} (screen medians 0.76-0.84, never chosen).
   for (int o = 0; o < cublaslt_plan::kOrientations; ++o)
-    for (int r = 0; r <= 3; ++r) c.push_back(Config{"cublaslt", {{"orient", o}, {"rank", r}}});
-  // Forced fp32 split-K on cuBLASLt's pick: more CTAs for the small-m, long-K shapes
-  // (qkv/pooler K=8192) where a plain tile grid leaves SMs idle.
-  for (int o : {0, 1})
-    for (int s : {2, 4}) c.push_back(Config{"cublaslt", {{"orient", o}, {"rank", 0}, {"splitk", s}}});
+    for (int r = 1; r <= 3; ++r) c.push_back(Config{"cublaslt", {{"orient", o}, {"rank", r}}});
   return c;
 }
 
@@ -375,14 +354,13 @@ std::string cublaslt_applicable(const ProjectionSpec& spec, const Config& cfg, i
                                 const DeviceInfo& dev) {
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "cublaslt: needs bf16 W, x and y (fp32 router weights are not served)";
-  const int orient = cfg.get("orient", -1), rank = cfg.get("rank", -1), splitk = cfg.get("splitk", 0);
+  const int orient = cfg.get("orient", -1), rank = cfg.get("rank", -1);
   if (orient < 0 || orient >= cublaslt_plan::kOrientations)
     return "cublaslt: orient must be in [0, " + std::to_string(cublaslt_plan::kOrientations - 1) + "]";
   if (rank < 0 || rank > kMaxRank) return "cublaslt: rank must be in [0, " + std::to_string(kMaxRank) + "]";
-  if (splitk != 0 && (splitk < 2 || splitk > 64)) return "cublaslt: splitk must be 0 (none) or in [2, 64]";
   for (const auto& [key, v] : cfg.params) {
     (void)v;
-    if (key != "orient" && key != "rank" && key != "splitk") return "cublaslt: unknown config key '" + key + "'";
+    if (key != "orient" && key != "rank") return "cublaslt: unknown config key '" + key + "'";
   }
   if (dev.cc_major < 8) return "cublaslt: bf16 tensor-core matmul needs compute capability >= 8.0";
   if (m_lo < 1 || m_hi < m_lo) return "cublaslt: empty or non-positive M range";

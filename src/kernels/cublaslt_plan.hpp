@@ -30,7 +30,7 @@ struct HeuristicEntry {
 std::vector<HeuristicEntry> heuristic_list(const ProjectionSpec& spec, int orient, int m, bool align16,
                                            std::string* why, bool raw = false);
 
-// What a prepared cublaslt method resolved for m: "rank<r>[->0] <algo> [splitk S applied|refused]"
+// What a prepared cublaslt method resolved for m: "rank<r>[->0] <algo>"
 // for the 256-byte-aligned table and the 16-byte table. "" if pm is not a cublaslt method.
 std::string describe_prepared(const PreparedMethod& pm, int m);
 

@@ -186,7 +186,7 @@ TEST(CublasLtPlan, GraphReplayEqualsEagerRunAndBadArgumentsAreRefused) {
   cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
   ProjectionOptions o;
   o.max_m = 64;
-  for (const char* method : {"cublaslt.orient0.rank0.splitk2", "cublaslt.orient1.rank1"}) {
+  for (const char* method : {"cublaslt.orient0.rank2", "cublaslt.orient1.rank1"}) {
     Projection p = make_single_method_projection(spec, dw.p, method, o);
     cudaStream_t s;
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
