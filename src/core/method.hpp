@@ -39,11 +39,15 @@ struct RunArgs {
   cudaStream_t stream;
 };
 
+class SharedScratch;
+
 struct PrepareContext {
   const ProjectionSpec& spec;
   const void* w;         // device, row-major [N, K], spec.weight_dtype; outlives the method
   int max_m;             // run() never sees a larger m
   const DeviceInfo& dev;
+  // Scratch shared by the methods of one Projection (null: the method makes its own).
+  std::shared_ptr<SharedScratch> scratch = nullptr;
 };
 
 // A method prepared for one weight tensor. Owns its re-layouts and workspaces.
@@ -91,6 +95,24 @@ class DeviceBuffer {
  private:
   void* p_ = nullptr;
   std::size_t bytes_ = 0;
+};
+
+// Device scratch shared by the prepared methods of one Projection, for contents that never
+// outlive one call (cuBLASLt's matmul workspace). Sharing is safe because a Projection runs
+// one method per call on one stream at a time (the library contract); without it every
+// prepared cublaslt method of a plan held its own 32 MiB (6-9 per dense family in run E).
+// Grown only while methods are prepared; methods read get() at run time, never cache it.
+// Workspaces that must persist between calls (self-resetting split-K counters) stay per method.
+class SharedScratch {
+ public:
+  void reserve(std::size_t bytes) {
+    if (bytes > buf_.bytes()) buf_ = DeviceBuffer(bytes);
+  }
+  void* get() const { return buf_.get(); }
+  std::size_t bytes() const { return buf_.bytes(); }
+
+ private:
+  DeviceBuffer buf_;
 };
 
 }  // namespace projkit

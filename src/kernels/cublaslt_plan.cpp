@@ -29,8 +29,9 @@
 //              resolved algorithms: one for 256-byte-aligned x/y/W (cuBLASLt's default
 //              alignment assumption) and one for 16-byte-aligned pointers (the API minimum).
 //              run() only looks them up: no heuristic query, no allocation, capturable.
-// Workspace  : 32 MiB owned by the prepared method (one Projection runs on one stream at
-//              a time, so split-K partials never race; distinct Projections own distinct ones).
+// Workspace  : 32 MiB of the Projection's SharedScratch (core/method.hpp), shared by all of
+//              its cublaslt methods: one Projection runs one method per call on one stream at
+//              a time, so split-K partials never race; distinct Projections own distinct ones.
 // Constraints: bf16 W/x/y, K % 8 == 0 and n_out % 8 == 0 (16-byte leading dimensions),
 //              compute capability >= 8.0 (bf16 tensor cores).
 #include "kernels/cublaslt_plan.hpp"
@@ -245,7 +246,8 @@ class CublasLtPlan final : public PreparedMethod {
         rank_(cfg.get("rank", 0)),
         o_(kOrient[orient_]),
         desc_(o_),
-        workspace_(kLtWorkspaceBytes) {
+        scratch_(ctx.scratch ? ctx.scratch : std::make_shared<SharedScratch>()) {
+    scratch_->reserve(kLtWorkspaceBytes);
     w_aligned256_ = (reinterpret_cast<uintptr_t>(w_) & 255u) == 0;
     Preferences pref256(false), pref16(true);
     table_.reserve(std::size_t(max_m_));
@@ -272,8 +274,8 @@ class CublasLtPlan final : public PreparedMethod {
     const void* A = o_.a_is_w ? w_ : a.x;
     const void* B = o_.a_is_w ? a.x : w_;
     cublasStatus_t s = cublasLtMatmul(handle_.h, desc_.d, &kAlpha, A, e.layouts.a.l, B, e.layouts.b.l, &kBeta, a.y,
-                                      e.layouts.d.l, a.y, e.layouts.d.l, &e.algo[t], workspace_.get(),
-                                      workspace_.bytes(), a.stream);
+                                      e.layouts.d.l, a.y, e.layouts.d.l, &e.algo[t], scratch_->get(),
+                                      kLtWorkspaceBytes, a.stream);
     if (s != CUBLAS_STATUS_SUCCESS) return {StatusCode::cuda_error, lt_msg(s, "cublasLtMatmul (cublaslt)")};
     return Status::Ok();
   }
@@ -327,7 +329,7 @@ class CublasLtPlan final : public PreparedMethod {
   const Orientation& o_;
   LtHandle handle_;
   MatmulDesc desc_;
-  DeviceBuffer workspace_;
+  std::shared_ptr<SharedScratch> scratch_;  // cuBLASLt workspace, shared by the Projection's cublaslt methods
   bool w_aligned256_ = false;
   std::vector<PerM> table_;
 };

@@ -214,3 +214,43 @@ TEST(CublasLtPlan, GraphReplayEqualsEagerRunAndBadArgumentsAreRefused) {
     cudaStreamDestroy(s);
   }
 }
+
+// A plan with four cublaslt methods: they share the Projection's one 32 MiB workspace
+// (SharedScratch) instead of holding 32 MiB each, and stay right when run alternately.
+TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const ProjectionSpec& spec = builtin_spec("qkv");
+  const int max_m = 64;
+  const auto w = make_w(spec.n, spec.k, 21);
+  const auto x = make_x(max_m, spec.k, 22);
+  DevMem dw(w.size() * 2), dx(x.size() * 2), dy(size_t(max_m) * size_t(spec.n) * 2);
+  cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  Plan plan = Plan::safe();
+  plan.source = "test";
+  plan.families.push_back({"qkv",
+                           {PlanRange{1, 16, "cublaslt.orient0.rank1", 0}, PlanRange{17, 32, "cublaslt.orient1.rank1", 0},
+                            PlanRange{33, 48, "cublaslt.orient2.rank2", 0},
+                            PlanRange{49, 64, "cublaslt.orient3.rank3", 0}}});
+  ProjectionOptions o;
+  o.max_m = max_m;
+  o.strict_plan = true;
+  size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  Projection p(spec, dw.p, plan, o);
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  for (int m : {8, 20, 40, 64}) EXPECT_EQ(p.method_name(m).rfind("cublaslt.", 0), 0u) << m;
+  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
+  EXPECT_LT(used_mib, 56.0) << "four cublaslt methods should share one 32 MiB workspace";
+  for (int m : {9, 40, 9, 64, 20}) {
+    ASSERT_EQ(cudaMemset(dy.p, 0xff, size_t(max_m) * size_t(spec.n) * 2), cudaSuccess);
+    ASSERT_TRUE(p.run(dx.p, m, dy.p, nullptr).ok()) << m;
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<uint16_t> y(size_t(m) * size_t(spec.n));
+    cudaMemcpy(y.data(), dy.p, y.size() * 2, cudaMemcpyDeviceToHost);
+    for (int row : {0, 3, m - 1})
+      EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, row), &y[size_t(row) * size_t(spec.n)], spec.n), 1e-2)
+          << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
+  }
+}
