@@ -48,6 +48,9 @@ struct PrepareContext {
   const DeviceInfo& dev;
   // Scratch shared by the methods of one Projection (null: the method makes its own).
   std::shared_ptr<SharedScratch> scratch = nullptr;
+  // The m this method will serve, as inclusive ranges (a plan's ranges for it); empty: every
+  // m in [1, max_m]. Methods with per-m set-up (cublaslt) prepare only these.
+  std::vector<std::pair<int, int>> m_ranges = {};
 };
 
 // A method prepared for one weight tensor. Owns its re-layouts and workspaces.

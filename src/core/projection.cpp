@@ -84,6 +84,15 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
       for (int m = lo; m <= hi; ++m) per_m[std::size_t(m)] = r.method;
     }
   }
+  // The M ranges each method serves (a method may appear in several plan ranges).
+  std::map<std::string, std::vector<std::pair<int, int>>> ranges_of;
+  for (int m = 1; m <= I.max_m; ++m) {
+    auto& rs = ranges_of[per_m[std::size_t(m)]];
+    if (!rs.empty() && rs.back().second == m - 1)
+      rs.back().second = m;
+    else
+      rs.push_back({m, m});
+  }
   std::map<std::string, uint16_t> index;
   auto scratch = std::make_shared<SharedScratch>();  // one per Projection (see method.hpp)
   I.table.assign(std::size_t(I.max_m) + 1, 0);
@@ -93,7 +102,7 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
     if (it == index.end()) {
       Config cfg = Config::parse(name);
       const KernelFamily* fam = find_kernel_family(cfg.kernel);
-      PrepareContext ctx{I.spec, d_weights, I.max_m, I.dev, scratch};
+      PrepareContext ctx{I.spec, d_weights, I.max_m, I.dev, scratch, ranges_of.at(name)};
       I.methods.push_back(fam->prepare(ctx, cfg));
       I.method_names.push_back(name);
       it = index.emplace(name, uint16_t(I.methods.size() - 1)).first;

@@ -25,7 +25,8 @@
 //              (A forced-split-K config, SPLITK_NUM=S with COMPUTE_TYPE reduction, existed
 //              until run E: in 1024 tune screens per config it never won; removed with the
 //              rank-0 configs, see configs() and docs/experiments.md.)
-// Prepare    : per m in [1, max_m]: layouts with that m (and n_out = out_cols(m)), and two
+// Prepare    : per m the method serves (the plan's ranges for it; every m in [1, max_m] when
+//              prepared alone): layouts with that m (and n_out = out_cols(m)), and two
 //              resolved algorithms: one for 256-byte-aligned x/y/W (cuBLASLt's default
 //              alignment assumption) and one for 16-byte-aligned pointers (the API minimum).
 //              run() only looks them up: no heuristic query, no allocation, capturable.
@@ -250,12 +251,21 @@ class CublasLtPlan final : public PreparedMethod {
     scratch_->reserve(kLtWorkspaceBytes);
     w_aligned256_ = (reinterpret_cast<uintptr_t>(w_) & 255u) == 0;
     Preferences pref256(false), pref16(true);
+    auto serves = [&](int m) {
+      if (ctx.m_ranges.empty()) return true;
+      for (const auto& [lo, hi] : ctx.m_ranges)
+        if (m >= lo && m <= hi) return true;
+      return false;
+    };
     table_.reserve(std::size_t(max_m_));
     for (int m = 1; m <= max_m_; ++m) {
       PerM e;
-      e.layouts = make_layouts(o_, m, spec_.out_cols(m), spec_.k);
-      resolve(e, 0, pref256, m);
-      resolve(e, 1, pref16, m);
+      if (serves(m)) {  // only the plan's m: 2 heuristic queries each
+        e.layouts = make_layouts(o_, m, spec_.out_cols(m), spec_.k);
+        resolve(e, 0, pref256, m);
+        resolve(e, 1, pref16, m);
+        e.resolved = true;
+      }
       table_.push_back(std::move(e));
     }
   }
@@ -270,6 +280,9 @@ class CublasLtPlan final : public PreparedMethod {
     if (!a.x || !a.y || ((px | py) & 15u))
       return {StatusCode::invalid_argument, "cublaslt: x and y must be non-null and 16-byte aligned"};
     const PerM& e = table_[std::size_t(a.m - 1)];
+    if (!e.resolved)
+      return {StatusCode::invalid_argument,
+              "cublaslt: m=" + std::to_string(a.m) + " is outside the M ranges this method was prepared for"};
     const int t = (w_aligned256_ && ((px | py) & 255u) == 0) ? 0 : 1;
     const void* A = o_.a_is_w ? w_ : a.x;
     const void* B = o_.a_is_w ? a.x : w_;
@@ -283,6 +296,7 @@ class CublasLtPlan final : public PreparedMethod {
   std::string describe(int m) const {
     if (m < 1 || m > max_m_) return "";
     const PerM& e = table_[std::size_t(m - 1)];
+    if (!e.resolved) return "";
     std::string s;
     for (int t = 0; t < 2; ++t) {
       s += t == 0 ? "a256[" : " a16[";
@@ -304,6 +318,7 @@ class CublasLtPlan final : public PreparedMethod {
     Layouts layouts;
     cublasLtMatmulAlgo_t algo[2] = {};  // [0]: 256-byte-aligned pointers, [1]: 16-byte
     int rank_used[2] = {0, 0};
+    bool resolved = false;  // false: m outside the prepared M ranges (no layouts, no algorithm)
     cublaslt_plan::HeuristicEntry entry[2];
   };
 

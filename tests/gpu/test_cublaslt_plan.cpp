@@ -254,3 +254,32 @@ TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
           << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
   }
 }
+
+// Prepared for the plan's M ranges only: those m run, any other m is refused (not launched).
+TEST(CublasLtPlan, PreparedOnlyForItsMRanges) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const KernelFamily* kf = find_kernel_family("cublaslt");
+  const DeviceInfo dev = DeviceInfo::query(0);
+  const ProjectionSpec& spec = builtin_spec("o");
+  const int max_m = 32;
+  const auto w = make_w(spec.n, spec.k, 31);
+  const auto x = make_x(max_m, spec.k, 32);
+  DevMem dw(w.size() * 2), dx(x.size() * 2), dy(size_t(max_m) * size_t(spec.n) * 2);
+  cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  PrepareContext ctx{spec, dw.p, max_m, dev};
+  ctx.m_ranges = {{2, 4}, {17, 17}};
+  auto pm = kf->prepare(ctx, Config::parse("cublaslt.orient1.rank1"));
+  for (int m : {2, 4, 17}) {
+    ASSERT_TRUE(pm->run(RunArgs{dx.p, m, spec.out_cols(m), dy.p, nullptr}).ok()) << m;
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<uint16_t> y(size_t(m) * size_t(spec.n));
+    cudaMemcpy(y.data(), dy.p, y.size() * 2, cudaMemcpyDeviceToHost);
+    EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, m - 1), &y[size_t(m - 1) * size_t(spec.n)], spec.n), 1e-2) << m;
+  }
+  for (int m : {1, 5, 16, 18, 32}) {
+    const Status st = pm->run(RunArgs{dx.p, m, spec.out_cols(m), dy.p, nullptr});
+    EXPECT_EQ(st.code, StatusCode::invalid_argument) << m;
+    EXPECT_NE(st.message.find("outside the M ranges"), std::string::npos) << st.message;
+  }
+}
