@@ -11,7 +11,6 @@ extern const KernelFamily kRouterHiloStream;  // src/kernels/router_hilo_stream.
 extern const KernelFamily kGemvStream;        // src/kernels/gemv_stream.cu
 extern const KernelFamily kSplitkMmaCluster;  // src/kernels/splitk_mma_cluster.cu
 extern const KernelFamily kSplitkMmaL2;       // src/kernels/splitk_mma_l2.cu
-extern const KernelFamily kStreamkMmaTagged;  // src/kernels/streamk_mma_tagged.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.cu
@@ -25,7 +24,6 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kGemvStream,
       &kSplitkMmaCluster,
       &kSplitkMmaL2,
-      &kStreamkMmaTagged,
       &kFragmentStreamMma,
       &kWgmmaTma,
       &kRouterHiloWgmma,

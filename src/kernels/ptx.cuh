@@ -126,25 +126,6 @@ __device__ __forceinline__ void red_add_v4(float* p, const float4& v) {
                : "memory");
 }
 
-// Stream-K hand-off (streamk_mma_tagged): one fp32 partial in the low word, a ready tag in the
-// high word, stored as one 64-bit relaxed store. An aligned 64-bit relaxed access is
-// single-copy atomic, so a reader that sees the tag also sees the value: no fence, no flag,
-// nothing that stalls the publishing CTA's weight stream.
-__device__ __forceinline__ void st_relaxed_gpu_u64(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-// The reading side of st_relaxed_gpu_u64: a relaxed (coherent at L2, never a stale L1 line)
-// 64-bit load; the caller polls until the tag is set.
-__device__ __forceinline__ unsigned long long ld_relaxed_gpu_u64(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// Back off between polls of a tag that is not set yet (frees issue slots for co-resident CTAs).
-__device__ __forceinline__ void nanosleep_ns(unsigned ns) { asm volatile("nanosleep.u32 %0;" ::"r"(ns)); }
-
 // Programmatic dependent launch: block until the preceding kernel has finished and its
 // stores are visible (a dependent's first write to what the predecessor wrote).
 __device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }

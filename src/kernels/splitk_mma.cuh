@@ -17,8 +17,7 @@
 namespace projkit::splitk {
 
 // Wait until at most n cp.async groups are pending (n is the runtime ring depth - 2; the
-// instruction needs an immediate, so a uniform switch picks it). Cases up to 14 serve the
-// 16-deep rings of streamk_mma_tagged; the splitk kernels clamp their rings to 8 (n <= 6).
+// instruction needs an immediate, so a uniform switch picks it).
 __device__ __forceinline__ void cp_async_wait_dyn(int n) {
   switch (n) {
     case 0: ptx::cp_async_wait<0>(); break;
@@ -27,15 +26,7 @@ __device__ __forceinline__ void cp_async_wait_dyn(int n) {
     case 3: ptx::cp_async_wait<3>(); break;
     case 4: ptx::cp_async_wait<4>(); break;
     case 5: ptx::cp_async_wait<5>(); break;
-    case 6: ptx::cp_async_wait<6>(); break;
-    case 7: ptx::cp_async_wait<7>(); break;
-    case 8: ptx::cp_async_wait<8>(); break;
-    case 9: ptx::cp_async_wait<9>(); break;
-    case 10: ptx::cp_async_wait<10>(); break;
-    case 11: ptx::cp_async_wait<11>(); break;
-    case 12: ptx::cp_async_wait<12>(); break;
-    case 13: ptx::cp_async_wait<13>(); break;
-    default: ptx::cp_async_wait<14>(); break;
+    default: ptx::cp_async_wait<6>(); break;
   }
 }
 
@@ -44,8 +35,7 @@ constexpr int kBK = 128;           // K per ring stage (256 B per smem row)
 
 // WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows).
 // WK:    warps sharing one slab, each taking 1/WK of every stage's k16 steps (intra-CTA
-//        split-K): more warps per SM sub-partition to hide ldmatrix/mma latency at MT >= 32,
-//        and (WK 4, streamk_mma_tagged) 16- or 32-row tiles still run 4..8 warps.
+//        split-K): more warps per SM sub-partition to hide ldmatrix/mma latency at MT >= 32.
 // MT:    token tile (MMA n dimension), 8/16/32/64; runtime m <= MT, rows >= m are zeros.
 template <int WARPS, int WK, int MT>
 struct Shape {
@@ -62,7 +52,7 @@ struct Shape {
   static constexpr int kNT = MT / 8;                      // n8 tiles per warp
 
   static_assert(MT == 8 || MT == 16 || MT == 32 || MT == 64, "MT: token tile 8/16/32/64");
-  static_assert(WK == 1 || WK == 2 || WK == 4, "WK: 1, 2 or 4 warps per row slab");
+  static_assert(WK == 1 || WK == 2, "WK: 1 or 2 warps per row slab");
   static_assert(WARPS * WK >= 1 && WARPS * WK <= 32, "block <= 1024 threads");
   static_assert(kChunks == 16, "swizzle assumes 16 chunks (256 B) per smem row");
   static_assert((kBN * kChunks) % kThreads == 0, "W tile chunks must divide evenly over threads");
