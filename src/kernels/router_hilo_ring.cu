@@ -62,13 +62,15 @@ bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t row
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
-int tile_tokens(int mt) { return mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
+int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
+int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
 KernelFn kernel_for(int tn) {
   switch (tn) {
+    case 32: return router_hilo_ring_kernel<32>;
     case 64: return router_hilo_ring_kernel<64>;
     case 128: return router_hilo_ring_kernel<128>;
     case 192: return router_hilo_ring_kernel<192>;
@@ -81,12 +83,16 @@ struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
+  int flags = 0;  // kernel flags: rot (kRotate), skip (timing-only leave-one-out bits)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
-Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
+Tiling tiling_of(const Config& cfg) {
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1),
+          (cfg.get("rot", 0) ? kRotate : 0) | (cfg.get("skip", 0) & (kSkipRed | kSkipWgmma | kSkipX))};
+}
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
 // (even for wgn = 1, >= 4 so a warpgroup never waits on a stage only it can release); 0: none fits.
@@ -123,13 +129,13 @@ class RouterHiloRing final : public PreparedMethod {
     if (!err.empty()) throw Error(StatusCode::invalid_argument, err);
     if (!encode_) throw Error(StatusCode::unsupported, "router_hilo_ring: cuTensorMapEncodeTiled entry point not available");
     if (max_m_ < 1 || max_m_ > kMaxTokens) throw Error(StatusCode::invalid_argument, "router_hilo_ring: max_m outside 1..256");
-    for (int tn = 64; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn += 64) {
+    for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
       cuda_check(cudaFuncSetAttribute(kernel_for(tn), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
-      stages_[tn / 64 - 1] = s;
+      stages_[tile_index(tn)] = s;
       max_tn_ = tn;
     }
     const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
@@ -149,7 +155,7 @@ class RouterHiloRing final : public PreparedMethod {
     const int mt = t_.slice_tokens(a.m);
     const int tn = tile_tokens(mt);
     if (tn > max_tn_) return {StatusCode::invalid_argument, "router_hilo_ring: m too large for this ring in smem"};
-    const int stages = stages_[tn / 64 - 1];
+    const int stages = stages_[tile_index(tn)];
     CUtensorMap x_map;
     if (!encode_x(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
@@ -157,7 +163,7 @@ class RouterHiloRing final : public PreparedMethod {
                                 dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
                                 dim3(kThreads), std::size_t(smem_bytes(tn, t_.wgn, stages)), a.stream, kernel_for(tn),
                                 x_map, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages);
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.flags);
   }
 
  private:
@@ -165,7 +171,7 @@ class RouterHiloRing final : public PreparedMethod {
   Tiling t_;
   int max_m_;
   EncodeTiledFn encode_;
-  int stages_[4] = {0, 0, 0, 0};  // ring depth per token tile (64, 128, 192, 256)
+  int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
   DeviceBuffer packed_;
 };
@@ -173,7 +179,7 @@ class RouterHiloRing final : public PreparedMethod {
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
 // Predictions per config: docs/experiments.md, "router round 3".
 std::vector<Config> ring_configs() {
-  return {
+  std::vector<Config> list = {
       // 128 CTAs = 32 K splits x 2 row pairs x 2 token slices: 128 rows x 256 K x ceil(M/2)
       // tokens; the warpgroups own one 64-row tile each and share the x tile (x read N/128 = 2
       // times); 4 k-blocks, all in flight (192 KB at M = 256); 32 partials per output.
@@ -189,6 +195,18 @@ std::vector<Config> ring_configs() {
       // L2 after the first); 16 k-blocks through an 8-stage ring at M <= 256 (TN = 64).
       Config{"router_hilo_ring", {{"split", 8}, {"wgn", 1}, {"ts", 4}}},
   };
+#ifdef PROJKIT_ROUTER_RING_EXPERIMENTS  // experiment binaries only (round 3 device call 2)
+  for (int rot : {1})
+    for (auto t : {std::vector<std::pair<std::string, int>>{{"split", 16}, {"wgn", 1}, {"ts", 2}},
+                   {{"split", 8}, {"wgn", 1}, {"ts", 4}}, {{"split", 32}, {"wgn", 1}}, {{"split", 16}, {"wgn", 2}, {"ts", 4}}}) {
+      t.push_back({"rot", rot});
+      list.push_back(Config{"router_hilo_ring", t});
+    }
+  list.push_back(Config{"router_hilo_ring", {{"split", 16}, {"wgn", 2}, {"ts", 4}}});
+  for (int skip : {1, 2, 3, 4, 7})
+    list.push_back(Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"skip", skip}}});
+#endif
+  return list;
 }
 
 std::string ring_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {

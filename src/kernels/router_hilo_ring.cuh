@@ -61,6 +61,27 @@ __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_
                "l"(src), "r"(bytes), "r"(bar)
                : "memory");
 }
+// D[64 x 32] += A[64 x 16] * B[32 x 16]^T, both K-major bf16 in smem (descriptors), fp32 D in
+// registers: the token tile for slices of <= 32 tokens (wgmma_tma.cuh has N = 64..256 only).
+// Fragment as wgmma_tma::wgmma_m64k16: d[4q + 2h + b] = D[16w + l/4 + 8h][8q + 2(l%4) + b].
+__device__ __forceinline__ void wgmma_ss_m64n32k16(float (&d)[16], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, "
+      "%12, %13, %14, %15}, %16, %17, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "l"(a), "l"(b), "r"(1));
+}
+// One k16 step of the CTA's token tile: m64nTNk16 (TN = 32 here, 64..256 from wgmma_tma.cuh).
+template <int TN>
+__device__ __forceinline__ void wgmma_step(float (&d)[TN / 2], uint64_t a, uint64_t b) {
+  if constexpr (TN == 32)
+    wgmma_ss_m64n32k16(d, a, b);
+  else
+    wgmma_tma::wgmma_m64k16<TN>(d, a, b);
+}
+
 // Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
 __device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
@@ -88,8 +109,14 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
   *reinterpret_cast<uint4*>(tile + kImageBytes + off) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
 }
 
+// Kernel flags (config keys). Timing-only leave-one-out bits (results wrong by design; the
+// experiment configs are not in configs()): kSkipRed, kSkipWgmma, kSkipX. kRotate: the K-split
+// CTAs of one output tile start their red sweep at different tokens, so the atomics of the
+// `split` CTAs that finish together hit different addresses instead of the same ones.
+constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8;
+
 // ------------------------------------------------------------------ kernel
-// TN: the wgmma N (64..256, multiple of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
+// TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
 // stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
 // guarantees kc % 64 == 0, nkb even when wgn = 1, N % (64 wgn) == 0, 1 <= mt <= TN.
 template <int TN>
@@ -97,8 +124,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
-                            int m, int n, int k, int kc, int wgn, int stages) {
-  static_assert(TN % 64 == 0 && TN >= 64 && TN <= 256, "TN is the wgmma N: a multiple of 64 up to 256");
+                            int m, int n, int k, int kc, int wgn, int stages,
+                            int flags) {  // kFlag* bits below
+  static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -136,7 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // ---------------- producer (one thread)
     if (lane == 0) {
       prefetch_tensor_map(&tm_x);
-      const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);
+      const uint32_t tx = uint32_t(wgn * kTileBytes + ((flags & kSkipX) ? 0 : mt * kBlockK * 2));
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
       for (int j = 0; j < nkb; ++j) {
         const int s = j % stages;
@@ -145,7 +173,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int g = 0; g < wgn; ++g)
           bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
                     full_bar(s));
-        tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+        if (!(flags & kSkipX)) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
       }
     }
     return;
@@ -159,24 +187,32 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
 
-  int prev_s = -1;
-  for (int j = j0; j < nkb; j += jstep) {
-    const int s = j % stages;
-    mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
-    const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
-    wgmma_fence();
-#pragma unroll
-    for (int q = 0; q < kBlockK / 16; ++q) {
-      const uint64_t bdesc = desc_k_sw128(b0 + 32u * uint32_t(q));
-      wgmma_m64k16<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                // hi
-      wgmma_m64k16<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
+  if (flags & kSkipWgmma) {  // timing-only: wait for every stage, release it, no tensor work
+    for (int j = j0; j < nkb; j += jstep) {
+      mbar_wait(full_bar(j % stages), uint32_t((j / stages) & 1));
+      __syncwarp();
+      if (lane == 0) mbar_arrive(empty_bar(j % stages));
     }
-    wgmma_commit();
-    wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
-    if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
-    prev_s = s;
+  } else {
+    int prev_s = -1;
+    for (int j = j0; j < nkb; j += jstep) {
+      const int s = j % stages;
+      mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
+      const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
+#pragma unroll
+      for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+      wgmma_fence();
+#pragma unroll
+      for (int q = 0; q < kBlockK / 16; ++q) {
+        const uint64_t bdesc = desc_k_sw128(b0 + 32u * uint32_t(q));
+        wgmma_step<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                         // hi
+        wgmma_step<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
+      }
+      wgmma_commit();
+      wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
+      if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
+      prev_s = s;
+    }
   }
   wgmma_wait<0>();
 #pragma unroll
@@ -207,7 +243,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
   const int row0 = rt0 * kRows;
   float* yt = y + int64_t(t0) * n;
-  for (int f = tid; f < m_loc * f4_per_t; f += 128 * kConsumerWGs) {
+  const int total = m_loc * f4_per_t;
+  const int rot = (flags & kRotate) ? int((int64_t(blockIdx.x) * total) / int(gridDim.x)) : 0;
+  for (int f0 = tid; f0 < total; f0 += 128 * kConsumerWGs) {
+    const int f = f0 + rot < total ? f0 + rot : f0 + rot - total;
     const int t = f / f4_per_t, c4 = f % f4_per_t;
     const int r = c4 >> 4, col = (c4 & 15) * 4;
     float4 sum = *reinterpret_cast<const float4*>(P + (r * TN + t) * kPStride + col);
@@ -215,7 +254,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const float4 v = *reinterpret_cast<const float4*>(P + (TN + t) * kPStride + col);
       sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
     }
-    ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
+    if (!(flags & kSkipRed)) ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
   }
 }
 
