@@ -52,17 +52,19 @@ EncodeTiledFn tensor_map_encoder() {
 
 // x bf16 [rows][cols] read in boxes of [box_rows][64] with the 128B swizzle of the wgmma B
 // descriptor; rows past `rows` read as zeros.
-bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols, uint32_t box_rows) {
+bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols, uint32_t box_rows,
+              bool swizzle = true) {
   const cuuint64_t dims[2] = {cols, rows};
   const cuuint64_t strides[1] = {cols * 2};
   const cuuint32_t box[2] = {uint32_t(kBlockK), box_rows};
   const cuuint32_t elem_strides[2] = {1, 1};
   return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
-             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int);
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
@@ -83,7 +85,9 @@ struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
-  int flags = 0;  // kernel flags: rot (kRotate), skip (timing-only leave-one-out bits)
+  int flags = 0;  // kernel flags: rot (kRotate), pf (kPrefetchL2), wt (kWTensor), skip (timing-only bits)
+  int st = 0;     // ring depth cap (0: as deep as the opt-in smem allows)
+  int zc = 0;     // 1: the PDL zero kernel prefers the maximal smem carveout, as the ring kernel does
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -91,14 +95,16 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1),
-          (cfg.get("rot", 0) ? kRotate : 0) | (cfg.get("skip", 0) & (kSkipRed | kSkipWgmma | kSkipX))};
+          (cfg.get("rot", 0) ? kRotate : 0) | (cfg.get("pf", 0) ? kPrefetchL2 : 0) | (cfg.get("wt", 0) ? kWTensor : 0) |
+              (cfg.get("skip", 0) & (kSkipRed | kSkipWgmma | kSkipX)),
+          cfg.get("st", 0), cfg.get("zc", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
 // (even for wgn = 1, >= 4 so a warpgroup never waits on a stage only it can release); 0: none fits.
 int ring_stages(const Tiling& t, int64_t k, int tn, std::size_t smem_optin) {
   const int nkb = t.nkb(k);
-  int s = nkb;
+  int s = t.st > 0 ? std::min(nkb, t.st) : nkb;
   while (s > 0 && std::size_t(smem_bytes(tn, t.wgn, s)) > smem_optin) --s;
   if (s < nkb) {
     if (t.wgn == 1) s &= ~1;
@@ -138,6 +144,15 @@ class RouterHiloRing final : public PreparedMethod {
       stages_[tile_index(tn)] = s;
       max_tn_ = tn;
     }
+    // zc: a zero kernel on the same L1/smem split as the ring kernel, so an SM that runs it need
+    // not drain and reconfigure before it can take a ring CTA (the programmatic overlap).
+    if (t_.zc)
+      cuda_check(cudaFuncSetAttribute(router_zero_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+                 "router_hilo_ring: zero kernel carveout");
+    // W tiles seen as a bf16 [tiles * 128 rows][64] tensor (rows of 128 B), one box = one tile.
+    if (!encode_x(encode_, &w_map_, packed_.get(), uint64_t(spec_.n / kRows) * uint64_t(spec_.k / kBlockK) * 128u, kBlockK,
+                  128u, /*swizzle=*/false))
+      throw Error(StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for packed W");
     const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
     router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(static_cast<const float*>(ctx.w),
                                                                            packed_.as<uint8_t>(), int(spec_.n),
@@ -162,7 +177,7 @@ class RouterHiloRing final : public PreparedMethod {
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
                                 dim3(kThreads), std::size_t(smem_bytes(tn, t_.wgn, stages)), a.stream, kernel_for(tn),
-                                x_map, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                x_map, w_map_, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
                                 int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.flags);
   }
 
@@ -171,6 +186,7 @@ class RouterHiloRing final : public PreparedMethod {
   Tiling t_;
   int max_m_;
   EncodeTiledFn encode_;
+  CUtensorMap w_map_{};  // packed W tiles for the kWTensor path
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
   DeviceBuffer packed_;
@@ -194,17 +210,23 @@ std::vector<Config> ring_configs() {
       // 128 CTAs = 8 K splits x 4 row tiles x 4 token slices: 8 partials (W read 4 times, from
       // L2 after the first); 16 k-blocks through an 8-stage ring at M <= 256 (TN = 64).
       Config{"router_hilo_ring", {{"split", 8}, {"wgn", 1}, {"ts", 4}}},
+      // Round 3 call 3 candidates on the W copy path / start-up (ledger "router round 3"):
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wt", 1}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"st", 4}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zc", 1}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"pf", 1}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wt", 1}, {"zc", 1}, {"pf", 1}}},
+      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wt", 1}}},
   };
-#ifdef PROJKIT_ROUTER_RING_EXPERIMENTS  // experiment binaries only (round 3 device call 2)
-  for (int rot : {1})
-    for (auto t : {std::vector<std::pair<std::string, int>>{{"split", 16}, {"wgn", 1}, {"ts", 2}},
-                   {{"split", 8}, {"wgn", 1}, {"ts", 4}}, {{"split", 32}, {"wgn", 1}}, {{"split", 16}, {"wgn", 2}, {"ts", 4}}}) {
-      t.push_back({"rot", rot});
-      list.push_back(Config{"router_hilo_ring", t});
+#ifdef PROJKIT_ROUTER_RING_EXPERIMENTS  // experiment binaries only (timing-only leave-one-out configs)
+  for (auto t : {std::vector<std::pair<std::string, int>>{}, {{"wt", 1}}, {{"st", 4}}, {{"zc", 1}}, {{"pf", 1}}}) {
+    for (int skip : {4, 7}) {
+      std::vector<std::pair<std::string, int>> p = {{"split", 16}, {"wgn", 1}, {"ts", 2}};
+      p.insert(p.end(), t.begin(), t.end());
+      p.push_back({"skip", skip});
+      list.push_back(Config{"router_hilo_ring", p});
     }
-  list.push_back(Config{"router_hilo_ring", {{"split", 16}, {"wgn", 2}, {"ts", 4}}});
-  for (int skip : {1, 2, 3, 4, 7})
-    list.push_back(Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"skip", skip}}});
+  }
 #endif
   return list;
 }

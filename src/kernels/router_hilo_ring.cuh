@@ -82,6 +82,18 @@ __device__ __forceinline__ void wgmma_step(float (&d)[TN / 2], uint64_t a, uint6
     wgmma_tma::wgmma_m64k16<TN>(d, a, b);
 }
 
+// Ask L2 to fetch `bytes` of global memory now, without a destination: the W tiles of k-blocks
+// whose ring stage is not yet free start their DRAM read at kernel start.
+__device__ __forceinline__ void bulk_prefetch_l2(const void* src, uint32_t bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+}
+// The same for one TMA box of x (the box the stage will load later).
+__device__ __forceinline__ void tma_prefetch_l2_2d(const CUtensorMap* map, int c_inner, int c_outer) {
+  asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"(reinterpret_cast<uint64_t>(map)),
+               "r"(c_inner), "r"(c_outer)
+               : "memory");
+}
+
 // Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
 __device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
@@ -113,7 +125,11 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
 // experiment configs are not in configs()): kSkipRed, kSkipWgmma, kSkipX. kRotate: the K-split
 // CTAs of one output tile start their red sweep at different tokens, so the atomics of the
 // `split` CTAs that finish together hit different addresses instead of the same ones.
-constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8;
+// kPrefetchL2: before the ring loop the producer asks L2 for every W tile and x box of the CTA
+// (matters only when the ring is shallower than the CTA's k-blocks). kWTensor: W tiles by a 2D
+// tensor-map TMA (packed W seen as [tiles * 128 rows][128 B], no swizzle: the bytes are already
+// swizzled) instead of cp.async.bulk, to compare the two copy paths.
+constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8, kPrefetchL2 = 16, kWTensor = 32;
 
 // ------------------------------------------------------------------ kernel
 // TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
@@ -122,6 +138,7 @@ constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8;
 template <int TN>
 __global__ void __launch_bounds__(kThreads, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
+                            const __grid_constant__ CUtensorMap tm_w,  // packed W as [tiles*128][64] bf16, box [128][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
                             int m, int n, int k, int kc, int wgn, int stages,
@@ -164,15 +181,27 @@ __global__ void __launch_bounds__(kThreads, 1)
     // ---------------- producer (one thread)
     if (lane == 0) {
       prefetch_tensor_map(&tm_x);
+      if (flags & kWTensor) prefetch_tensor_map(&tm_w);
+      if (flags & kPrefetchL2)
+        for (int j = stages; j < nkb; ++j) {
+          for (int g = 0; g < wgn; ++g)
+            bulk_prefetch_l2(wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes));
+          if (!(flags & kSkipX)) tma_prefetch_l2_2d(&tm_x, (kb0 + j) * kBlockK, t0);
+        }
       const uint32_t tx = uint32_t(wgn * kTileBytes + ((flags & kSkipX) ? 0 : mt * kBlockK * 2));
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
+      const uint64_t pol_w = policy_evict_first();  // (kWTensor) W tiles are read by ts CTAs at about the same time
       for (int j = 0; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
         mbar_arrive_expect_tx(full_bar(s), tx);
-        for (int g = 0; g < wgn; ++g)
-          bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
-                    full_bar(s));
+        for (int g = 0; g < wgn; ++g) {
+          const int64_t tile = int64_t(rt0 + g) * kb_all + kb0 + j;
+          if (flags & kWTensor)
+            tma_load_2d(stage_w(s, g), &tm_w, full_bar(s), 0, int(tile * 128), pol_w);
+          else
+            bulk_load(stage_w(s, g), wp + tile * kTileBytes, uint32_t(kTileBytes), full_bar(s));
+        }
         if (!(flags & kSkipX)) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
       }
     }
