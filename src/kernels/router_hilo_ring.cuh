@@ -94,6 +94,14 @@ __device__ __forceinline__ void tma_prefetch_l2_2d(const CUtensorMap* map, int c
                : "memory");
 }
 
+// L2 policy with normal eviction priority: the kWTensor W loads need a cache-hint operand, and the
+// cp.async.bulk path they are compared with carries no hint.
+__device__ __forceinline__ uint64_t policy_evict_normal() {
+  uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(p));
+  return p;
+}
+
 // Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
 __device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
@@ -190,7 +198,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       const uint32_t tx = uint32_t(wgn * kTileBytes + ((flags & kSkipX) ? 0 : mt * kBlockK * 2));
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
-      const uint64_t pol_w = policy_evict_first();  // (kWTensor) W tiles are read by ts CTAs at about the same time
+      const uint64_t pol_w = policy_evict_normal();  // (kWTensor) as the bulk path: no eviction preference
       for (int j = 0; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
