@@ -85,7 +85,7 @@ struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
-  int flags = 0;  // kernel flags: rot (kRotate), pf (kPrefetchL2), wt (kWTensor), skip (timing-only bits)
+  int flags = 0;  // kernel flags: rot (kRotate), pf (kPrefetchL2), wt (kWTensor), wc (kWCpAsync), skip (timing-only bits)
   int st = 0;     // ring depth cap (0: as deep as the opt-in smem allows)
   int zc = 0;     // 1: the PDL zero kernel prefers the maximal smem carveout, as the ring kernel does
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
@@ -96,6 +96,7 @@ struct Tiling {
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1),
           (cfg.get("rot", 0) ? kRotate : 0) | (cfg.get("pf", 0) ? kPrefetchL2 : 0) | (cfg.get("wt", 0) ? kWTensor : 0) |
+              (cfg.get("wc", 0) ? kWCpAsync : 0) |
               (cfg.get("skip", 0) & (kSkipRed | kSkipWgmma | kSkipX)),
           cfg.get("st", 0), cfg.get("zc", 0)};
 }
@@ -217,9 +218,13 @@ std::vector<Config> ring_configs() {
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"pf", 1}}},
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wt", 1}, {"zc", 1}, {"pf", 1}}},
       Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wt", 1}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wc", 1}}},
+      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wc", 1}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wc", 1}, {"zc", 1}}},
+      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wc", 1}, {"zc", 1}}},
   };
 #ifdef PROJKIT_ROUTER_RING_EXPERIMENTS  // experiment binaries only (timing-only leave-one-out configs)
-  for (auto t : {std::vector<std::pair<std::string, int>>{}, {{"wt", 1}}, {{"st", 4}}, {{"zc", 1}}, {{"pf", 1}}}) {
+  for (auto t : {std::vector<std::pair<std::string, int>>{}, {{"wt", 1}}, {{"st", 4}}, {{"zc", 1}}, {{"pf", 1}}, {{"wc", 1}}}) {
     for (int skip : {4, 7}) {
       std::vector<std::pair<std::string, int>> p = {{"split", 16}, {"wgn", 1}, {"ts", 2}};
       p.insert(p.end(), t.begin(), t.end());

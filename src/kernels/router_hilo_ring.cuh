@@ -137,7 +137,33 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
 // (matters only when the ring is shallower than the CTA's k-blocks). kWTensor: W tiles by a 2D
 // tensor-map TMA (packed W seen as [tiles * 128 rows][128 B], no swizzle: the bytes are already
 // swizzled) instead of cp.async.bulk, to compare the two copy paths.
-constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8, kPrefetchL2 = 16, kWTensor = 32;
+// kWCpAsync (used only when the whole K range is in the ring, stages == nkb): the 256 consumer
+// threads copy the W tiles with 16-B cp.async (one commit group per k-block, all issued at
+// start, through the LSU as router_hilo_wgmma's register stream does) instead of the copy
+// engine; before a k-block's wgmma: cp.async.wait_group, fence.proxy.async, consumer barrier.
+constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8, kPrefetchL2 = 16, kWTensor = 32, kWCpAsync = 64;
+
+// cp.async.wait_group with a run-time count (n clamped to 0..15; nkb <= 16 where it is used).
+__device__ __forceinline__ void cp_async_wait_dyn(int n) {
+  switch (n < 0 ? 0 : n > 15 ? 15 : n) {
+    case 0: ptx::cp_async_wait<0>(); break;
+    case 1: ptx::cp_async_wait<1>(); break;
+    case 2: ptx::cp_async_wait<2>(); break;
+    case 3: ptx::cp_async_wait<3>(); break;
+    case 4: ptx::cp_async_wait<4>(); break;
+    case 5: ptx::cp_async_wait<5>(); break;
+    case 6: ptx::cp_async_wait<6>(); break;
+    case 7: ptx::cp_async_wait<7>(); break;
+    case 8: ptx::cp_async_wait<8>(); break;
+    case 9: ptx::cp_async_wait<9>(); break;
+    case 10: ptx::cp_async_wait<10>(); break;
+    case 11: ptx::cp_async_wait<11>(); break;
+    case 12: ptx::cp_async_wait<12>(); break;
+    case 13: ptx::cp_async_wait<13>(); break;
+    case 14: ptx::cp_async_wait<14>(); break;
+    default: ptx::cp_async_wait<15>(); break;
+  }
+}
 
 // ------------------------------------------------------------------ kernel
 // TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
@@ -175,6 +201,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int rt0 = int(blockIdx.y) * wgn;  // first row tile of the CTA
   const int kb_all = k / kBlockK;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
+  const bool wc = (flags & kWCpAsync) && stages == nkb;  // W by the consumers' cp.async
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -196,14 +223,14 @@ __global__ void __launch_bounds__(kThreads, 1)
             bulk_prefetch_l2(wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes));
           if (!(flags & kSkipX)) tma_prefetch_l2_2d(&tm_x, (kb0 + j) * kBlockK, t0);
         }
-      const uint32_t tx = uint32_t(wgn * kTileBytes + ((flags & kSkipX) ? 0 : mt * kBlockK * 2));
+      const uint32_t tx = uint32_t((wc ? 0 : wgn * kTileBytes) + ((flags & kSkipX) ? 0 : mt * kBlockK * 2));
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
       const uint64_t pol_w = policy_evict_normal();  // (kWTensor) as the bulk path: no eviction preference
       for (int j = 0; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
         mbar_arrive_expect_tx(full_bar(s), tx);
-        for (int g = 0; g < wgn; ++g) {
+        for (int g = 0; g < wgn && !wc; ++g) {
           const int64_t tile = int64_t(rt0 + g) * kb_all + kb0 + j;
           if (flags & kWTensor)
             tma_load_2d(stage_w(s, g), &tm_w, full_bar(s), 0, int(tile * 128), pol_w);
@@ -217,6 +244,19 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   // ---------------- consumers
+  if (wc) {  // every W tile of the CTA: 16-B cp.async, 4 per thread per tile, one group per k-block
+    for (int j = 0; j < nkb; ++j) {
+      for (int g = 0; g < wgn; ++g) {
+        const uint8_t* src = wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes;
+#pragma unroll
+        for (int u = 0; u < kTileBytes / 16 / 256; ++u) {
+          const int i = int(threadIdx.x) + 256 * u;
+          ptx::cp_async_zfill16(stage_w(j, g) + uint32_t(i * 16), src + i * 16, 16u);
+        }
+      }
+      ptx::cp_async_commit();
+    }
+  }
   const int wg = warp / 4;
   const int j0 = wgn == 2 ? 0 : wg, jstep = wgn == 2 ? 1 : 2;  // this warpgroup's k-blocks
   const int gsel = wgn == 2 ? wg : 0;                           // its row tile within the stage
@@ -235,6 +275,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int j = j0; j < nkb; j += jstep) {
       const int s = j % stages;
       mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
+      if (wc) {  // this iteration's W k-blocks (wgn = 1: j and its partner j ^ 1) landed for every thread
+        cp_async_wait_dyn(nkb - 1 - (wgn == 2 ? j : (j | 1)));
+        ptx::fence_proxy_async_smem();  // this thread's cp.async writes -> visible to wgmma (async proxy)
+        consumer_bar_sync();            // ... and every other consumer's
+      }
       const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
@@ -255,6 +300,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
 
+  if (wc) ptx::cp_async_wait<0>();  // (skip-wgmma timing runs: no copy may land on the partials)
   // Every consumer has retired all its wgmmas and every stage has been consumed (no load is
   // pending): the ring becomes P[wg][t][kPStride] (fp32, this warpgroup's rows fastest).
   consumer_bar_sync();
