@@ -16,9 +16,15 @@
 //   accumulators. Split-K: red.global.add.v4.f32 into y zeroed by a PDL predecessor
 //   (kernels/router_splitk_pdl.cuh), as the other router kernels. No global scratch.
 //   Device code: router_hilo_ring.cuh.
+//   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
+//   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
+//   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
+//   tensor TMA, consumer cp.async; any ring depth) against ~4.7 µs for the register stream of
+//   router_hilo_wgmma, and x adds ~1.3 µs at M = 128.
 // Constraints: fp32 W / y, bf16 x; sm_90a; N % (64 wgn) == 0; K % 64 == 0; (K / split) % 64 == 0
 //   (and an even number of k-blocks for wgn = 1); x 16-byte aligned (TMA), y 16-byte aligned
-//   (red.v4); m in 1..256 (planned for 33..256); ts in 1..4.
+//   (red.v4); m in 1..256 (planned for ~96..256; correct from 1); ts in 1..4; token tiles 32
+//   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256.
 #include "kernels/router_hilo_ring.cuh"
 
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
@@ -52,19 +58,17 @@ EncodeTiledFn tensor_map_encoder() {
 
 // x bf16 [rows][cols] read in boxes of [box_rows][64] with the 128B swizzle of the wgmma B
 // descriptor; rows past `rows` read as zeros.
-bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols, uint32_t box_rows,
-              bool swizzle = true) {
+bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols, uint32_t box_rows) {
   const cuuint64_t dims[2] = {cols, rows};
   const cuuint64_t strides[1] = {cols * 2};
   const cuuint32_t box[2] = {uint32_t(kBlockK), box_rows};
   const cuuint32_t elem_strides[2] = {1, 1};
   return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
-             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
-             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
@@ -85,27 +89,18 @@ struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
-  int flags = 0;  // kernel flags: rot (kRotate), pf (kPrefetchL2), wt (kWTensor), wc (kWCpAsync), skip (timing-only bits)
-  int st = 0;     // ring depth cap (0: as deep as the opt-in smem allows)
-  int zc = 0;     // 1: the PDL zero kernel prefers the maximal smem carveout, as the ring kernel does
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
-Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1),
-          (cfg.get("rot", 0) ? kRotate : 0) | (cfg.get("pf", 0) ? kPrefetchL2 : 0) | (cfg.get("wt", 0) ? kWTensor : 0) |
-              (cfg.get("wc", 0) ? kWCpAsync : 0) |
-              (cfg.get("skip", 0) & (kSkipRed | kSkipWgmma | kSkipX)),
-          cfg.get("st", 0), cfg.get("zc", 0)};
-}
+Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
 // (even for wgn = 1, >= 4 so a warpgroup never waits on a stage only it can release); 0: none fits.
 int ring_stages(const Tiling& t, int64_t k, int tn, std::size_t smem_optin) {
   const int nkb = t.nkb(k);
-  int s = t.st > 0 ? std::min(nkb, t.st) : nkb;
+  int s = nkb;
   while (s > 0 && std::size_t(smem_bytes(tn, t.wgn, s)) > smem_optin) --s;
   if (s < nkb) {
     if (t.wgn == 1) s &= ~1;
@@ -145,15 +140,6 @@ class RouterHiloRing final : public PreparedMethod {
       stages_[tile_index(tn)] = s;
       max_tn_ = tn;
     }
-    // zc: a zero kernel on the same L1/smem split as the ring kernel, so an SM that runs it need
-    // not drain and reconfigure before it can take a ring CTA (the programmatic overlap).
-    if (t_.zc)
-      cuda_check(cudaFuncSetAttribute(router_zero_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-                 "router_hilo_ring: zero kernel carveout");
-    // W tiles seen as a bf16 [tiles * 128 rows][64] tensor (rows of 128 B), one box = one tile.
-    if (!encode_x(encode_, &w_map_, packed_.get(), uint64_t(spec_.n / kRows) * uint64_t(spec_.k / kBlockK) * 128u, kBlockK,
-                  128u, /*swizzle=*/false))
-      throw Error(StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for packed W");
     const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
     router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(static_cast<const float*>(ctx.w),
                                                                            packed_.as<uint8_t>(), int(spec_.n),
@@ -178,8 +164,8 @@ class RouterHiloRing final : public PreparedMethod {
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
                                 dim3(kThreads), std::size_t(smem_bytes(tn, t_.wgn, stages)), a.stream, kernel_for(tn),
-                                x_map, w_map_, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.flags);
+                                x_map, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages);
   }
 
  private:
@@ -187,7 +173,6 @@ class RouterHiloRing final : public PreparedMethod {
   Tiling t_;
   int max_m_;
   EncodeTiledFn encode_;
-  CUtensorMap w_map_{};  // packed W tiles for the kWTensor path
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
   DeviceBuffer packed_;
@@ -196,44 +181,15 @@ class RouterHiloRing final : public PreparedMethod {
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
 // Predictions per config: docs/experiments.md, "router round 3".
 std::vector<Config> ring_configs() {
-  std::vector<Config> list = {
-      // 128 CTAs = 32 K splits x 2 row pairs x 2 token slices: 128 rows x 256 K x ceil(M/2)
-      // tokens; the warpgroups own one 64-row tile each and share the x tile (x read N/128 = 2
-      // times); 4 k-blocks, all in flight (192 KB at M = 256); 32 partials per output.
-      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 2}, {"ts", 2}}},
-      // 128 CTAs = 16 K splits x 4 row tiles x 2 token slices (the tiling of the shipped
-      // router_hilo_wgmma.split16.wgn1.ts2): 64 rows x 512 K, warpgroups alternate k-blocks;
-      // 16 partials; all 8 k-blocks in flight up to M = 128, a 6-stage ring above.
+  return {
+      // 128 CTAs = 16 K splits x 4 row tiles x 2 token slices (the tiling of
+      // router_hilo_wgmma.split16.wgn1.ts2): 64 rows x 512 K x ceil(M/2) tokens, the two warpgroups
+      // alternate k-blocks; 16 partials per output; all 8 k-blocks in flight up to M = 128, a
+      // 6-stage ring above. Measured (H200, 2026-12-01, 3 device calls, same-process pairs with
+      // router_hilo_wgmma.split16.wgn1.ts2): M = 96..256 -0.1..-0.75 µs, M = 128 +0.1..-0.75 (machine
+      // dependent); loses at M <= 64. Losing tilings and copy-path variants: ledger "router round 3".
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
-      // 128 CTAs = 32 K splits x 4 row tiles: 64 rows x 256 K x all M tokens (W read once);
-      // 4 k-blocks in flight; 32 partials.
-      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}}},
-      // 128 CTAs = 8 K splits x 4 row tiles x 4 token slices: 8 partials (W read 4 times, from
-      // L2 after the first); 16 k-blocks through an 8-stage ring at M <= 256 (TN = 64).
-      Config{"router_hilo_ring", {{"split", 8}, {"wgn", 1}, {"ts", 4}}},
-      // Round 3 call 3 candidates on the W copy path / start-up (ledger "router round 3"):
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wt", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"st", 4}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zc", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"pf", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wt", 1}, {"zc", 1}, {"pf", 1}}},
-      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wt", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wc", 1}}},
-      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wc", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"wc", 1}, {"zc", 1}}},
-      Config{"router_hilo_ring", {{"split", 32}, {"wgn", 1}, {"wc", 1}, {"zc", 1}}},
   };
-#ifdef PROJKIT_ROUTER_RING_EXPERIMENTS  // experiment binaries only (timing-only leave-one-out configs)
-  for (auto t : {std::vector<std::pair<std::string, int>>{}, {{"wt", 1}}, {{"st", 4}}, {{"zc", 1}}, {{"pf", 1}}, {{"wc", 1}}}) {
-    for (int skip : {4, 7}) {
-      std::vector<std::pair<std::string, int>> p = {{"split", 16}, {"wgn", 1}, {"ts", 2}};
-      p.insert(p.end(), t.begin(), t.end());
-      p.push_back({"skip", skip});
-      list.push_back(Config{"router_hilo_ring", p});
-    }
-  }
-#endif
-  return list;
 }
 
 std::string ring_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
@@ -257,7 +213,7 @@ std::unique_ptr<PreparedMethod> ring_prepare(const PrepareContext& ctx, const Co
 
 extern const KernelFamily kRouterHiloRing = {
     "router_hilo_ring",
-    "router M 33..256: pre-swizzled hi/lo bf16 W tiles by cp.async.bulk and x by TMA into a per-k-block mbarrier "
+    "router M ~96..256: pre-swizzled hi/lo bf16 W tiles by cp.async.bulk and x by TMA into a per-k-block mbarrier "
     "ring (one producer warp), wgmma SS as each k-block lands, split-K by red.v4 atomics into PDL-zeroed y",
     ring_configs, ring_applicable, ring_prepare};
 

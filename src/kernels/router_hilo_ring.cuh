@@ -82,26 +82,6 @@ __device__ __forceinline__ void wgmma_step(float (&d)[TN / 2], uint64_t a, uint6
     wgmma_tma::wgmma_m64k16<TN>(d, a, b);
 }
 
-// Ask L2 to fetch `bytes` of global memory now, without a destination: the W tiles of k-blocks
-// whose ring stage is not yet free start their DRAM read at kernel start.
-__device__ __forceinline__ void bulk_prefetch_l2(const void* src, uint32_t bytes) {
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
-}
-// The same for one TMA box of x (the box the stage will load later).
-__device__ __forceinline__ void tma_prefetch_l2_2d(const CUtensorMap* map, int c_inner, int c_outer) {
-  asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"(reinterpret_cast<uint64_t>(map)),
-               "r"(c_inner), "r"(c_outer)
-               : "memory");
-}
-
-// L2 policy with normal eviction priority: the kWTensor W loads need a cache-hint operand, and the
-// cp.async.bulk path they are compared with carries no hint.
-__device__ __forceinline__ uint64_t policy_evict_normal() {
-  uint64_t p;
-  asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(p));
-  return p;
-}
-
 // Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
 __device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
@@ -129,42 +109,6 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
   *reinterpret_cast<uint4*>(tile + kImageBytes + off) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
 }
 
-// Kernel flags (config keys). Timing-only leave-one-out bits (results wrong by design; the
-// experiment configs are not in configs()): kSkipRed, kSkipWgmma, kSkipX. kRotate: the K-split
-// CTAs of one output tile start their red sweep at different tokens, so the atomics of the
-// `split` CTAs that finish together hit different addresses instead of the same ones.
-// kPrefetchL2: before the ring loop the producer asks L2 for every W tile and x box of the CTA
-// (matters only when the ring is shallower than the CTA's k-blocks). kWTensor: W tiles by a 2D
-// tensor-map TMA (packed W seen as [tiles * 128 rows][128 B], no swizzle: the bytes are already
-// swizzled) instead of cp.async.bulk, to compare the two copy paths.
-// kWCpAsync (used only when the whole K range is in the ring, stages == nkb): the 256 consumer
-// threads copy the W tiles with 16-B cp.async (one commit group per k-block, all issued at
-// start, through the LSU as router_hilo_wgmma's register stream does) instead of the copy
-// engine; before a k-block's wgmma: cp.async.wait_group, fence.proxy.async, consumer barrier.
-constexpr int kSkipRed = 1, kSkipWgmma = 2, kSkipX = 4, kRotate = 8, kPrefetchL2 = 16, kWTensor = 32, kWCpAsync = 64;
-
-// cp.async.wait_group with a run-time count (n clamped to 0..15; nkb <= 16 where it is used).
-__device__ __forceinline__ void cp_async_wait_dyn(int n) {
-  switch (n < 0 ? 0 : n > 15 ? 15 : n) {
-    case 0: ptx::cp_async_wait<0>(); break;
-    case 1: ptx::cp_async_wait<1>(); break;
-    case 2: ptx::cp_async_wait<2>(); break;
-    case 3: ptx::cp_async_wait<3>(); break;
-    case 4: ptx::cp_async_wait<4>(); break;
-    case 5: ptx::cp_async_wait<5>(); break;
-    case 6: ptx::cp_async_wait<6>(); break;
-    case 7: ptx::cp_async_wait<7>(); break;
-    case 8: ptx::cp_async_wait<8>(); break;
-    case 9: ptx::cp_async_wait<9>(); break;
-    case 10: ptx::cp_async_wait<10>(); break;
-    case 11: ptx::cp_async_wait<11>(); break;
-    case 12: ptx::cp_async_wait<12>(); break;
-    case 13: ptx::cp_async_wait<13>(); break;
-    case 14: ptx::cp_async_wait<14>(); break;
-    default: ptx::cp_async_wait<15>(); break;
-  }
-}
-
 // ------------------------------------------------------------------ kernel
 // TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
 // stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
@@ -172,11 +116,9 @@ __device__ __forceinline__ void cp_async_wait_dyn(int n) {
 template <int TN>
 __global__ void __launch_bounds__(kThreads, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
-                            const __grid_constant__ CUtensorMap tm_w,  // packed W as [tiles*128][64] bf16, box [128][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
-                            int m, int n, int k, int kc, int wgn, int stages,
-                            int flags) {  // kFlag* bits below
+                            int m, int n, int k, int kc, int wgn, int stages) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
@@ -201,7 +143,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int rt0 = int(blockIdx.y) * wgn;  // first row tile of the CTA
   const int kb_all = k / kBlockK;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
-  const bool wc = (flags & kWCpAsync) && stages == nkb;  // W by the consumers' cp.async
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -216,47 +157,22 @@ __global__ void __launch_bounds__(kThreads, 1)
     // ---------------- producer (one thread)
     if (lane == 0) {
       prefetch_tensor_map(&tm_x);
-      if (flags & kWTensor) prefetch_tensor_map(&tm_w);
-      if (flags & kPrefetchL2)
-        for (int j = stages; j < nkb; ++j) {
-          for (int g = 0; g < wgn; ++g)
-            bulk_prefetch_l2(wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes));
-          if (!(flags & kSkipX)) tma_prefetch_l2_2d(&tm_x, (kb0 + j) * kBlockK, t0);
-        }
-      const uint32_t tx = uint32_t((wc ? 0 : wgn * kTileBytes) + ((flags & kSkipX) ? 0 : mt * kBlockK * 2));
+      const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
-      const uint64_t pol_w = policy_evict_normal();  // (kWTensor) as the bulk path: no eviction preference
       for (int j = 0; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
         mbar_arrive_expect_tx(full_bar(s), tx);
-        for (int g = 0; g < wgn && !wc; ++g) {
-          const int64_t tile = int64_t(rt0 + g) * kb_all + kb0 + j;
-          if (flags & kWTensor)
-            tma_load_2d(stage_w(s, g), &tm_w, full_bar(s), 0, int(tile * 128), pol_w);
-          else
-            bulk_load(stage_w(s, g), wp + tile * kTileBytes, uint32_t(kTileBytes), full_bar(s));
-        }
-        if (!(flags & kSkipX)) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+        for (int g = 0; g < wgn; ++g)
+          bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+                    full_bar(s));
+        tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
       }
     }
     return;
   }
 
   // ---------------- consumers
-  if (wc) {  // every W tile of the CTA: 16-B cp.async, 4 per thread per tile, one group per k-block
-    for (int j = 0; j < nkb; ++j) {
-      for (int g = 0; g < wgn; ++g) {
-        const uint8_t* src = wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes;
-#pragma unroll
-        for (int u = 0; u < kTileBytes / 16 / 256; ++u) {
-          const int i = int(threadIdx.x) + 256 * u;
-          ptx::cp_async_zfill16(stage_w(j, g) + uint32_t(i * 16), src + i * 16, 16u);
-        }
-      }
-      ptx::cp_async_commit();
-    }
-  }
   const int wg = warp / 4;
   const int j0 = wgn == 2 ? 0 : wg, jstep = wgn == 2 ? 1 : 2;  // this warpgroup's k-blocks
   const int gsel = wgn == 2 ? wg : 0;                           // its row tile within the stage
@@ -264,43 +180,29 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
 
-  if (flags & kSkipWgmma) {  // timing-only: wait for every stage, release it, no tensor work
-    for (int j = j0; j < nkb; j += jstep) {
-      mbar_wait(full_bar(j % stages), uint32_t((j / stages) & 1));
-      __syncwarp();
-      if (lane == 0) mbar_arrive(empty_bar(j % stages));
-    }
-  } else {
-    int prev_s = -1;
-    for (int j = j0; j < nkb; j += jstep) {
-      const int s = j % stages;
-      mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
-      if (wc) {  // this iteration's W k-blocks (wgn = 1: j and its partner j ^ 1) landed for every thread
-        cp_async_wait_dyn(nkb - 1 - (wgn == 2 ? j : (j | 1)));
-        ptx::fence_proxy_async_smem();  // this thread's cp.async writes -> visible to wgmma (async proxy)
-        consumer_bar_sync();            // ... and every other consumer's
-      }
-      const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
+  int prev_s = -1;
+  for (int j = j0; j < nkb; j += jstep) {
+    const int s = j % stages;
+    mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
+    const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
 #pragma unroll
-      for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
-      wgmma_fence();
+    for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+    wgmma_fence();
 #pragma unroll
-      for (int q = 0; q < kBlockK / 16; ++q) {
-        const uint64_t bdesc = desc_k_sw128(b0 + 32u * uint32_t(q));
-        wgmma_step<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                         // hi
-        wgmma_step<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
-      }
-      wgmma_commit();
-      wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
-      if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
-      prev_s = s;
+    for (int q = 0; q < kBlockK / 16; ++q) {
+      const uint64_t bdesc = desc_k_sw128(b0 + 32u * uint32_t(q));
+      wgmma_step<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                         // hi
+      wgmma_step<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
     }
+    wgmma_commit();
+    wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
+    if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
+    prev_s = s;
   }
   wgmma_wait<0>();
 #pragma unroll
   for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
 
-  if (wc) ptx::cp_async_wait<0>();  // (skip-wgmma timing runs: no copy may land on the partials)
   // Every consumer has retired all its wgmmas and every stage has been consumed (no load is
   // pending): the ring becomes P[wg][t][kPStride] (fp32, this warpgroup's rows fastest).
   consumer_bar_sync();
@@ -326,10 +228,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
   const int row0 = rt0 * kRows;
   float* yt = y + int64_t(t0) * n;
-  const int total = m_loc * f4_per_t;
-  const int rot = (flags & kRotate) ? int((int64_t(blockIdx.x) * total) / int(gridDim.x)) : 0;
-  for (int f0 = tid; f0 < total; f0 += 128 * kConsumerWGs) {
-    const int f = f0 + rot < total ? f0 + rot : f0 + rot - total;
+  for (int f = tid; f < m_loc * f4_per_t; f += 128 * kConsumerWGs) {
     const int t = f / f4_per_t, c4 = f % f4_per_t;
     const int r = c4 >> 4, col = (c4 & 15) * 4;
     float4 sum = *reinterpret_cast<const float4*>(P + (r * TN + t) * kPStride + col);
@@ -337,7 +236,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const float4 v = *reinterpret_cast<const float4*>(P + (TN + t) * kPStride + col);
       sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
     }
-    if (!(flags & kSkipRed)) ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
+    ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
   }
 }
 
