@@ -14,6 +14,7 @@ extern const KernelFamily kSplitkMmaL2;       // src/kernels/splitk_mma_l2.cu
 extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma.cu
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.cu
+extern const KernelFamily kRouterHiloRing;    // src/kernels/router_hilo_ring.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -27,6 +28,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kFragmentStreamMma,
       &kWgmmaTma,
       &kRouterHiloWgmma,
+      &kRouterHiloRing,
   };
   return all;
 }

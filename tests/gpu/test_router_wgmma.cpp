@@ -1,4 +1,4 @@
-// router_hilo_wgmma correctness on the GPU (skips without an sm_90 GPU): every config at M
+// router_hilo_wgmma and router_hilo_ring correctness on the GPU (one parameterized suite per family) (skips without an sm_90 GPU): every config at M
 // around the token-tile edges against the lab's fp64 device reference (y poisoned with NaN
 // first, every element must be written, rel L2 <= 1e-4 globally and per row); non-finite
 // propagation (a NaN row of x gives a NaN row of y; an Inf entry gives +-Inf, not NaN, where
@@ -47,10 +47,13 @@ struct Rig {
   }
 };
 
-TEST(RouterHiloWgmma, AllConfigsMatchFp64Reference) {
+// The parameter is the kernel family name; every test runs over all of its configs.
+class RouterWgmmaFamily : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RouterWgmmaFamily, AllConfigsMatchFp64Reference) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
-  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  const KernelFamily* fam = find_kernel_family(GetParam());
   ASSERT_NE(fam, nullptr);
   Rig r;
   int tested = 0;
@@ -76,10 +79,10 @@ TEST(RouterHiloWgmma, AllConfigsMatchFp64Reference) {
 
 // NaN in x: the whole y row is NaN. Inf in x[t][c]: y[t][n] = +-Inf with the sign of W[n][c]
 // where W[n][c] != 0 (hi and lo carry the sign of w, so no Inf - Inf), NaN where it is 0.
-TEST(RouterHiloWgmma, NonFinitePropagation) {
+TEST_P(RouterWgmmaFamily, NonFinitePropagation) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
-  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  const KernelFamily* fam = find_kernel_family(GetParam());
   ASSERT_NE(fam, nullptr);
   Rig r;
   const int64_t N = r.spec.n, K = r.spec.k;
@@ -122,10 +125,10 @@ TEST(RouterHiloWgmma, NonFinitePropagation) {
 }
 
 // One call captured in a graph, replayed twice on fresh activations and a re-poisoned y.
-TEST(RouterHiloWgmma, GraphReplayTwice) {
+TEST_P(RouterWgmmaFamily, GraphReplayTwice) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
-  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  const KernelFamily* fam = find_kernel_family(GetParam());
   ASSERT_NE(fam, nullptr);
   Rig r;
   cudaStream_t st;
@@ -159,10 +162,10 @@ TEST(RouterHiloWgmma, GraphReplayTwice) {
 
 // Two Projections (different weights, different M) running concurrently on two streams, for
 // every config (token-sliced grids included).
-TEST(RouterHiloWgmma, TwoProjectionsTwoStreams) {
+TEST_P(RouterWgmmaFamily, TwoProjectionsTwoStreams) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
-  const KernelFamily* fam = find_kernel_family("router_hilo_wgmma");
+  const KernelFamily* fam = find_kernel_family(GetParam());
   ASSERT_NE(fam, nullptr);
   const ProjectionSpec& spec = builtin_spec("router");
   Rig a, b;
@@ -199,6 +202,9 @@ TEST(RouterHiloWgmma, TwoProjectionsTwoStreams) {
   cudaStreamDestroy(sa);
   cudaStreamDestroy(sb);
 }
+
+INSTANTIATE_TEST_SUITE_P(Router, RouterWgmmaFamily, ::testing::Values("router_hilo_wgmma", "router_hilo_ring"),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 }  // namespace
 }  // namespace projkit

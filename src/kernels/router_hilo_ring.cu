@@ -1,0 +1,220 @@
+// router_hilo_ring: the fp32 router (W fp32 [N, K], x bf16, y fp32) for M = 33..256 on Hopper
+// wgmma, with loads, tensor work and (partly) the epilogue overlapped.
+// Regime: router_hilo_wgmma (W global -> registers, x by cp.async) runs load -> wgmma ->
+//   epilogue in sequence inside each CTA: its wgmma stage costs ~3.3 µs for ~2.2 µs of tensor
+//   work at M = 256 and starts only after half of the x slice has landed (docs/experiments.md,
+//   "router_hilo_wgmma round 2"). Here every 64-K block of the CTA's range has its own mbarrier,
+//   so the tensor pipe works on k-block j while j+1.. are still arriving; the call becomes the
+//   W/x stream + one k-block of wgmma + the split-K epilogue.
+// Mechanism: W = hi + lo (bf16 each, router_hilo_split: lossless, Inf-safe), packed once in
+//   prepare() as 128B-swizzled [64 rows][64 K] smem images (hi 8 KB + lo 8 KB per (row tile,
+//   k-block), a CTA's k-blocks contiguous), so one producer thread lands each with a single
+//   cp.async.bulk (no tensor map); x [m][K] by TMA (128B swizzle, tensor map encoded on the host
+//   in every run(): pure host work, capturable), box = the token slice. Ring of `stages` k-blocks
+//   (all of the CTA's k-blocks when they fit the opt-in smem: every load in flight from the
+//   start). Consumers: 2 warpgroups, wgmma SS m64nTNk16 (A = W image, B = x tile), fp32
+//   accumulators. Split-K: red.global.add.v4.f32 into y zeroed by a PDL predecessor
+//   (kernels/router_splitk_pdl.cuh), as the other router kernels. No global scratch.
+//   Device code: router_hilo_ring.cuh.
+//   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
+//   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
+//   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
+//   tensor TMA, consumer cp.async; any ring depth) against ~4.7 µs for the register stream of
+//   router_hilo_wgmma, and x adds ~1.3 µs at M = 128.
+// Constraints: fp32 W / y, bf16 x; sm_90a; N % (64 wgn) == 0; K % 64 == 0; (K / split) % 64 == 0
+//   (and an even number of k-blocks for wgn = 1); x 16-byte aligned (TMA), y 16-byte aligned
+//   (red.v4); m in 1..256 (planned for ~96..256; correct from 1); ts in 1..4; token tiles 32
+//   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256.
+#include "kernels/router_hilo_ring.cuh"
+
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/method.hpp"
+#include "kernels/router_splitk_pdl.cuh"
+
+namespace projkit {
+namespace {
+
+using namespace router_ring;
+
+constexpr int kMaxTokens = 256;  // largest wgmma N
+
+using EncodeTiledFn = PFN_cuTensorMapEncodeTiled_v12000;
+
+// The driver's tensor-map encoder through the runtime's entry-point query (no libcuda link).
+EncodeTiledFn tensor_map_encoder() {
+  static EncodeTiledFn fn = []() -> EncodeTiledFn {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return nullptr;
+    return reinterpret_cast<EncodeTiledFn>(p);
+  }();
+  return fn;
+}
+
+// x bf16 [rows][cols] read in boxes of [box_rows][64] with the 128B swizzle of the wgmma B
+// descriptor; rows past `rows` read as zeros.
+bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols, uint32_t box_rows) {
+  const cuuint64_t dims[2] = {cols, rows};
+  const cuuint64_t strides[1] = {cols * 2};
+  const cuuint32_t box[2] = {uint32_t(kBlockK), box_rows};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int);
+
+// Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
+int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
+int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
+
+KernelFn kernel_for(int tn) {
+  switch (tn) {
+    case 32: return router_hilo_ring_kernel<32>;
+    case 64: return router_hilo_ring_kernel<64>;
+    case 128: return router_hilo_ring_kernel<128>;
+    case 192: return router_hilo_ring_kernel<192>;
+    case 256: return router_hilo_ring_kernel<256>;
+    default: return nullptr;
+  }
+}
+
+struct Tiling {
+  int split = 0;  // K ranges (grid.x): fp32 partials per output
+  int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
+  int ts = 1;     // token slices (grid.z)
+  int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
+  int nkb(int64_t k) const { return kc(k) / kBlockK; }
+  int slice_tokens(int m) const { return (m + ts - 1) / ts; }
+};
+
+Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
+
+// Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
+// (even for wgn = 1, >= 4 so a warpgroup never waits on a stage only it can release); 0: none fits.
+int ring_stages(const Tiling& t, int64_t k, int tn, std::size_t smem_optin) {
+  const int nkb = t.nkb(k);
+  int s = nkb;
+  while (s > 0 && std::size_t(smem_bytes(tn, t.wgn, s)) > smem_optin) --s;
+  if (s < nkb) {
+    if (t.wgn == 1) s &= ~1;
+    if (s < 4) s = 0;
+  }
+  return s;
+}
+
+// "" or the violated constraint (shared by applicable() and the constructor).
+std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
+  if (t.wgn != 1 && t.wgn != 2) return "router_hilo_ring: wgn must be 1 or 2 (64-row tiles per CTA)";
+  if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
+  if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
+  if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
+    return "router_hilo_ring: K and K / split must be multiples of 64";
+  if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
+  if (spec.n % (kRows * t.wgn) != 0 || spec.slice_max_m > 0) return "router_hilo_ring: N % (64*wgn) != 0 or sliced output";
+  if (spec.k > (int64_t(1) << 30) / spec.n) return "router_hilo_ring: N*K too large for 32-bit offsets";
+  return "";
+}
+
+class RouterHiloRing final : public PreparedMethod {
+ public:
+  RouterHiloRing(const PrepareContext& ctx, const Config& cfg)
+      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m), encode_(tensor_map_encoder()),
+        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
+    const std::string err = tiling_error(spec_, t_);
+    if (!err.empty()) throw Error(StatusCode::invalid_argument, err);
+    if (!encode_) throw Error(StatusCode::unsupported, "router_hilo_ring: cuTensorMapEncodeTiled entry point not available");
+    if (max_m_ < 1 || max_m_ > kMaxTokens) throw Error(StatusCode::invalid_argument, "router_hilo_ring: max_m outside 1..256");
+    for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
+      const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
+      if (s == 0) break;
+      cuda_check(cudaFuncSetAttribute(kernel_for(tn), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      smem_bytes(tn, t_.wgn, s)),
+                 "router_hilo_ring: cudaFuncSetAttribute(smem)");
+      stages_[tile_index(tn)] = s;
+      max_tn_ = tn;
+    }
+    const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
+    router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(static_cast<const float*>(ctx.w),
+                                                                           packed_.as<uint8_t>(), int(spec_.n),
+                                                                           int(spec_.k));
+    cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
+    cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
+  }
+
+  Status run(const RunArgs& a) const override {
+    if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_ring: m outside 1..max_m"};
+    if (!a.x || !a.y) return {StatusCode::invalid_argument, "router_hilo_ring: null x or y"};
+    if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
+      return {StatusCode::invalid_argument, "router_hilo_ring: x and y must be 16-byte aligned"};
+    if (a.n_out != spec_.n) return {StatusCode::invalid_argument, "router_hilo_ring: n_out must be N"};
+    const int mt = t_.slice_tokens(a.m);
+    const int tn = tile_tokens(mt);
+    if (tn > max_tn_) return {StatusCode::invalid_argument, "router_hilo_ring: m too large for this ring in smem"};
+    const int stages = stages_[tile_index(tn)];
+    CUtensorMap x_map;
+    if (!encode_x(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
+      return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
+    return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
+                                dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
+                                dim3(kThreads), std::size_t(smem_bytes(tn, t_.wgn, stages)), a.stream, kernel_for(tn),
+                                x_map, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages);
+  }
+
+ private:
+  ProjectionSpec spec_;
+  Tiling t_;
+  int max_m_;
+  EncodeTiledFn encode_;
+  int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
+  int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
+  DeviceBuffer packed_;
+};
+
+// Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
+// Predictions per config: docs/experiments.md, "router round 3".
+std::vector<Config> ring_configs() {
+  return {
+      // 128 CTAs = 16 K splits x 4 row tiles x 2 token slices (the tiling of
+      // router_hilo_wgmma.split16.wgn1.ts2): 64 rows x 512 K x ceil(M/2) tokens, the two warpgroups
+      // alternate k-blocks; 16 partials per output; all 8 k-blocks in flight up to M = 128, a
+      // 6-stage ring above. Measured (H200, 2026-12-01, 3 device calls, same-process pairs with
+      // router_hilo_wgmma.split16.wgn1.ts2): M = 96..256 -0.1..-0.75 µs, M = 128 +0.1..-0.75 (machine
+      // dependent); loses at M <= 64. Losing tilings and copy-path variants: ledger "router round 3".
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
+  };
+}
+
+std::string ring_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
+  if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
+    return "router_hilo_ring: needs fp32 weights, fp32 output, bf16 x";
+  const Tiling t = tiling_of(cfg);
+  const std::string err = tiling_error(spec, t);
+  if (!err.empty()) return err;
+  if (m_lo < 1 || m_hi > kMaxTokens || m_hi < m_lo) return "router_hilo_ring: M range must lie in 1..256 (wgmma N <= 256)";
+  if (!dev.is_hopper_sm90()) return "router_hilo_ring: needs sm_90a (wgmma, TMA, PDL, red.global.add.v4.f32)";
+  if (ring_stages(t, spec.k, tile_tokens(t.slice_tokens(m_hi)), dev.smem_per_block_optin) == 0)
+    return "router_hilo_ring: the k-block ring does not fit the device opt-in shared memory";
+  return "";
+}
+
+std::unique_ptr<PreparedMethod> ring_prepare(const PrepareContext& ctx, const Config& cfg) {
+  return std::make_unique<RouterHiloRing>(ctx, cfg);
+}
+
+}  // namespace
+
+extern const KernelFamily kRouterHiloRing = {
+    "router_hilo_ring",
+    "router M ~96..256: pre-swizzled hi/lo bf16 W tiles by cp.async.bulk and x by TMA into a per-k-block mbarrier "
+    "ring (one producer warp), wgmma SS as each k-block lands, split-K by red.v4 atomics into PDL-zeroed y",
+    ring_configs, ring_applicable, ring_prepare};
+
+}  // namespace projkit

@@ -1,0 +1,243 @@
+// router_hilo_ring device code: see router_hilo_ring.cu for the regime and the host launcher.
+//
+// One CTA = 2 consumer warpgroups (warps 0..7) + 1 producer warp (warp 8), 288 threads.
+// The CTA owns wgn 64-row tiles of W, the K range [k0, k0 + kc) (nkb = kc / 64 k-blocks) and the
+// tokens of its slice (blockIdx.z of ts slices of mt = ceil(m / ts) tokens; the wgmma N is
+// TN >= mt). Stage j of the smem ring holds k-block j: [W image of row tile 0 (16 KB: hi 8 KB,
+// lo 8 KB)][row tile 1 if wgn = 2][x tile: TN rows x 128 B], completion counted on full[s]:
+//   - W images are pre-swizzled in prepare() (router_hilo_ring_pack below), so one plain bulk
+//     copy (cp.async.bulk, 16 KB, no tensor map) per row tile and k-block lands them in the
+//     wgmma K-major 128B-swizzle layout;
+//   - x arrives by TMA (a tensor map encoded per call on the host) with the 128B swizzle; the box
+//     is exactly the slice's mt rows (tokens past m inside the box are zero-filled by TMA; smem rows
+//     mt..TN-1 are never written and only feed accumulator columns that are never stored).
+// The producer (one thread) issues every stage it can at once: when the CTA's range fits the
+// ring (stages == nkb) all its loads are in flight from the first instruction; otherwise it
+// refills stage s after the consumers released it (empty[s]).
+// Consumers: wgn = 2: warpgroup g owns row tile g and consumes every k-block (x shared);
+//   wgn = 1: both own the one row tile, warpgroup g consumes the k-blocks j with j % 2 == g
+//   (stages is even, so stage s always belongs to warpgroup s % 2).
+// Per k-block: 4 k16 steps x (hi, lo) wgmma SS m64nTNk16 (A = W image, B = x tile, both smem
+// descriptors), one commit group, then wait for the previous group and release its stage, so the
+// tensor pipe runs k-block j while k-block j+1 lands.
+// Epilogue (as router_hilo_wgmma): fp32 partials -> smem P[warpgroup][token][64 + 4] (aliasing
+// the dead ring), per (token, 4 rows) the wgmma-K parts summed in fixed order, one
+// red.global.add.v4.f32 into y (zeroed by the PDL predecessor; griddepcontrol.wait first).
+#pragma once
+
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+#include "kernels/ptx.cuh"
+#include "kernels/router_hilo_pack.cuh"  // router_hilo_split
+#include "kernels/wgmma_tma.cuh"  // mbarriers, TMA, desc_k_sw128, wgmma_m64k16 (SS), wgmma fence/commit/wait
+
+namespace projkit::router_ring {
+
+constexpr int kConsumerWGs = 2;
+constexpr int kThreads = 128 * kConsumerWGs + 32;  // + one producer warp
+constexpr int kRows = 64;                          // W rows per row tile = the wgmma M
+constexpr int kBlockK = 64;                        // K per k-block = one 128-B swizzle row
+constexpr int kImageBytes = kRows * kBlockK * 2;   // one swizzled bf16 [64][64] image: 8 KB
+constexpr int kTileBytes = 2 * kImageBytes;        // hi image then lo image: 16 KB per (row tile, k-block)
+constexpr int kPStride = kRows + 4;                // fp32 per token row of a partial tile (+4: no bank conflicts)
+
+__host__ __device__ constexpr int stage_bytes(int tn, int wgn) { return wgn * kTileBytes + tn * kBlockK * 2; }
+__host__ __device__ constexpr int partial_bytes(int tn) { return kConsumerWGs * tn * kPStride * 4; }
+__host__ __device__ constexpr int ring_bytes(int tn, int wgn, int stages) {
+  return stages * stage_bytes(tn, wgn) > partial_bytes(tn) ? stages * stage_bytes(tn, wgn) : partial_bytes(tn);
+}
+// [<= 1 KB alignment slack][ring, later the partial tiles][full[stages], empty[stages]]
+__host__ __device__ constexpr int smem_bytes(int tn, int wgn, int stages) {
+  return 1024 + ring_bytes(tn, wgn, stages) + 16 * stages;
+}
+
+// ------------------------------------------------------------------ PTX wrappers
+// 1D bulk copy global -> this CTA's smem, completion counted in bytes on `bar`: one instruction
+// moves a whole pre-swizzled 16 KB W tile (no tensor map, no per-thread copies).
+__device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+               "l"(src), "r"(bytes), "r"(bar)
+               : "memory");
+}
+// D[64 x 32] += A[64 x 16] * B[32 x 16]^T, both K-major bf16 in smem (descriptors), fp32 D in
+// registers: the token tile for slices of <= 32 tokens (wgmma_tma.cuh has N = 64..256 only).
+// Fragment as wgmma_tma::wgmma_m64k16: d[4q + 2h + b] = D[16w + l/4 + 8h][8q + 2(l%4) + b].
+__device__ __forceinline__ void wgmma_ss_m64n32k16(float (&d)[16], uint64_t a, uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, "
+      "%12, %13, %14, %15}, %16, %17, p, 1, 1, 0, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "l"(a), "l"(b), "r"(1));
+}
+// One k16 step of the CTA's token tile: m64nTNk16 (TN = 32 here, 64..256 from wgmma_tma.cuh).
+template <int TN>
+__device__ __forceinline__ void wgmma_step(float (&d)[TN / 2], uint64_t a, uint64_t b) {
+  if constexpr (TN == 32)
+    wgmma_ss_m64n32k16(d, a, b);
+  else
+    wgmma_tma::wgmma_m64k16<TN>(d, a, b);
+}
+
+// Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
+__device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
+
+// ------------------------------------------------------------------ prepare-time packing
+// W fp32 [N][K] -> per (row tile rt, k-block kb) at byte (rt * K/64 + kb) * 16 KB: the hi image
+// then the lo image, each [64 rows][128 B] with the 128B swizzle (16-B piece p of row r at piece
+// p ^ (r & 7)), i.e. exactly what a TMA 128B-swizzled box would write; a CTA's k-blocks of one
+// row tile are contiguous. hi/lo: router_hilo_split. One thread per (row, 8-column piece).
+__global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_t* __restrict__ out, int n, int k) {
+  const int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (idx >= int64_t(n) * (k / 8)) return;
+  const int row = int(idx / (k / 8));
+  const int c8 = int(idx % (k / 8));  // 8-column piece of the row
+  const int kb = c8 / 8, p = c8 % 8, rt = row / kRows, r = row % kRows;
+  uint32_t hi[4], lo[4];
+  for (int e = 0; e < 4; ++e) {
+    __nv_bfloat16 h[2], l[2];
+    for (int b = 0; b < 2; ++b) router_hilo_split(w[int64_t(row) * k + c8 * 8 + 2 * e + b], h[b], l[b]);
+    hi[e] = uint32_t(__bfloat16_as_ushort(h[0])) | (uint32_t(__bfloat16_as_ushort(h[1])) << 16);
+    lo[e] = uint32_t(__bfloat16_as_ushort(l[0])) | (uint32_t(__bfloat16_as_ushort(l[1])) << 16);
+  }
+  uint8_t* tile = out + (int64_t(rt) * (k / kBlockK) + kb) * kTileBytes;
+  const int off = r * 128 + ((p ^ (r & 7)) << 4);
+  *reinterpret_cast<uint4*>(tile + off) = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+  *reinterpret_cast<uint4*>(tile + kImageBytes + off) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+}
+
+// ------------------------------------------------------------------ kernel
+// TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
+// stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
+// guarantees kc % 64 == 0, nkb even when wgn = 1, N % (64 wgn) == 0, 1 <= mt <= TN.
+template <int TN>
+__global__ void __launch_bounds__(kThreads, 1)
+    router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
+                            const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
+                            float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
+                            int m, int n, int k, int kc, int wgn, int stages) {
+  static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
+  constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
+  using namespace wgmma_tma;
+
+  const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
+  const int t0 = int(blockIdx.z) * mt;
+  if (t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics
+  const int m_loc = min(mt, m - t0);
+
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t raw = ptx::smem_addr(smem_raw);
+  const uint32_t base = (raw + 1023u) & ~1023u;
+  const int sbytes = stage_bytes(TN, wgn);
+  const uint32_t bars = base + uint32_t(ring_bytes(TN, wgn, stages));
+  auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
+  auto empty_bar = [&](int s) { return bars + 8u * uint32_t(stages + s); };
+  auto stage_w = [&](int s, int g) { return base + uint32_t(s * sbytes + g * kTileBytes); };
+  auto stage_x = [&](int s) { return base + uint32_t(s * sbytes + wgn * kTileBytes); };
+
+  const int nkb = kc / kBlockK;
+  const int kb0 = int(blockIdx.x) * nkb;  // first global k-block of the CTA
+  const int rt0 = int(blockIdx.y) * wgn;  // first row tile of the CTA
+  const int kb_all = k / kBlockK;
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
+      mbar_init(empty_bar(s), wgn == 2 ? 8u : 4u);          // one arrive per consuming warp
+    }
+    fence_mbar_init();
+  }
+  __syncthreads();
+
+  if (warp == 2 * 4) {
+    // ---------------- producer (one thread)
+    if (lane == 0) {
+      prefetch_tensor_map(&tm_x);
+      const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);
+      const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
+      for (int j = 0; j < nkb; ++j) {
+        const int s = j % stages;
+        if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
+        mbar_arrive_expect_tx(full_bar(s), tx);
+        for (int g = 0; g < wgn; ++g)
+          bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+                    full_bar(s));
+        tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+      }
+    }
+    return;
+  }
+
+  // ---------------- consumers
+  const int wg = warp / 4;
+  const int j0 = wgn == 2 ? 0 : wg, jstep = wgn == 2 ? 1 : 2;  // this warpgroup's k-blocks
+  const int gsel = wgn == 2 ? wg : 0;                           // its row tile within the stage
+  float acc[kAcc];
+#pragma unroll
+  for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
+
+  int prev_s = -1;
+  for (int j = j0; j < nkb; j += jstep) {
+    const int s = j % stages;
+    mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
+    const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+    wgmma_fence();
+#pragma unroll
+    for (int q = 0; q < kBlockK / 16; ++q) {
+      const uint64_t bdesc = desc_k_sw128(b0 + 32u * uint32_t(q));
+      wgmma_step<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                         // hi
+      wgmma_step<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
+    }
+    wgmma_commit();
+    wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
+    if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
+    prev_s = s;
+  }
+  wgmma_wait<0>();
+#pragma unroll
+  for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+
+  // Every consumer has retired all its wgmmas and every stage has been consumed (no load is
+  // pending): the ring becomes P[wg][t][kPStride] (fp32, this warpgroup's rows fastest).
+  consumer_bar_sync();
+  float* P = reinterpret_cast<float*>(smem_raw + (base - raw));
+  {
+    float* pw = P + wg * TN * kPStride;
+    const int nl = (warp & 3) * 16 + (lane >> 2), t2 = 2 * (lane & 3);
+#pragma unroll
+    for (int q = 0; q < TN / 8; ++q) {
+      if (8 * q < m_loc) {  // token tiles past the slice are never read
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int b = 0; b < 2; ++b) pw[(8 * q + t2 + b) * kPStride + nl + 8 * h] = acc[4 * q + 2 * h + b];
+      }
+    }
+  }
+  consumer_bar_sync();
+
+  // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
+  ptx::griddep_wait();  // y zeroed and visible
+  const int tid = int(threadIdx.x);
+  const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
+  const int row0 = rt0 * kRows;
+  float* yt = y + int64_t(t0) * n;
+  for (int f = tid; f < m_loc * f4_per_t; f += 128 * kConsumerWGs) {
+    const int t = f / f4_per_t, c4 = f % f4_per_t;
+    const int r = c4 >> 4, col = (c4 & 15) * 4;
+    float4 sum = *reinterpret_cast<const float4*>(P + (r * TN + t) * kPStride + col);
+    if (wgn == 1) {
+      const float4 v = *reinterpret_cast<const float4*>(P + (TN + t) * kPStride + col);
+      sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+    }
+    ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
+  }
+}
+
+}  // namespace projkit::router_ring
