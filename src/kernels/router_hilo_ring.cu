@@ -27,12 +27,12 @@
 //   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256.
 #include "kernels/router_hilo_ring.cuh"
 
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <algorithm>
 #include <cstdint>
 
 #include "core/method.hpp"
+#include "kernels/tensor_map.hpp"
 #include "kernels/router_splitk_pdl.cuh"
 
 namespace projkit {
@@ -42,31 +42,8 @@ using namespace router_ring;
 
 constexpr int kMaxTokens = 256;  // largest wgmma N
 
-using EncodeTiledFn = PFN_cuTensorMapEncodeTiled_v12000;
-
-// The driver's tensor-map encoder through the runtime's entry-point query (no libcuda link).
-EncodeTiledFn tensor_map_encoder() {
-  static EncodeTiledFn fn = []() -> EncodeTiledFn {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return nullptr;
-    return reinterpret_cast<EncodeTiledFn>(p);
-  }();
-  return fn;
-}
-
-// x bf16 [rows][cols] read in boxes of [box_rows][64] with the 128B swizzle of the wgmma B
-// descriptor; rows past `rows` read as zeros.
-bool encode_x(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols, uint32_t box_rows) {
-  const cuuint64_t dims[2] = {cols, rows};
-  const cuuint64_t strides[1] = {cols * 2};
-  const cuuint32_t box[2] = {uint32_t(kBlockK), box_rows};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
-             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
+using tensor_map::EncodeTiledFn;
+static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
 using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int);
 
@@ -125,7 +102,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
 class RouterHiloRing final : public PreparedMethod {
  public:
   RouterHiloRing(const PrepareContext& ctx, const Config& cfg)
-      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m), encode_(tensor_map_encoder()),
+      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m), encode_(tensor_map::encoder()),
         packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
     const std::string err = tiling_error(spec_, t_);
     if (!err.empty()) throw Error(StatusCode::invalid_argument, err);
@@ -159,7 +136,7 @@ class RouterHiloRing final : public PreparedMethod {
     if (tn > max_tn_) return {StatusCode::invalid_argument, "router_hilo_ring: m too large for this ring in smem"};
     const int stages = stages_[tile_index(tn)];
     CUtensorMap x_map;
-    if (!encode_x(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),

@@ -232,17 +232,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
   float* P = reinterpret_cast<float*>(smem_raw + (xs - raw));
   {
-    float* pw = P + wg * TN * kPStride;
     const int nl = warp * 16 + (lane >> 2), t2 = 2 * (lane & 3);
-#pragma unroll
-    for (int q = 0; q < TN / 8; ++q) {
-      if (8 * q < m) {  // token tiles past m are never read
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-#pragma unroll
-          for (int b = 0; b < 2; ++b) pw[(8 * q + t2 + b) * kPStride + nl + 8 * h] = acc[4 * q + 2 * h + b];
-      }
-    }
+    wgmma_tma::park_acc_transposed<TN>(P + wg * TN * kPStride, acc, nl, t2, m, kPStride);  // tokens past m: skipped
   }
   __syncthreads();
 

@@ -20,7 +20,6 @@
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
 
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <algorithm>
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -30,40 +29,15 @@
 #endif
 
 #include "core/method.hpp"
+#include "kernels/tensor_map.hpp"
 
 namespace projkit {
 namespace {
 
 using namespace wgmma_tma;
 
-using EncodeTiledFn = PFN_cuTensorMapEncodeTiled_v12000;
-
-// The driver's tensor-map encoder through the runtime's entry-point query, so the library
-// need not link libcuda.
-EncodeTiledFn tensor_map_encoder() {
-  static EncodeTiledFn fn = []() -> EncodeTiledFn {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) return nullptr;
-    return reinterpret_cast<EncodeTiledFn>(p);
-  }();
-  return fn;
-}
-
-// A 2D bf16 tensor [rows][cols] (cols contiguous) read in boxes of [box_rows][64] with the
-// 128B swizzle the wgmma descriptors expect; out-of-range rows read as zeros.
-bool encode_2d_bf16(EncodeTiledFn enc, CUtensorMap* map, const void* ptr, uint64_t rows, uint64_t cols,
-                    uint32_t box_rows) {
-  const cuuint64_t dims[2] = {cols, rows};
-  const cuuint64_t strides[1] = {cols * 2};
-  const cuuint32_t box[2] = {uint32_t(kBlockK), box_rows};
-  const cuuint32_t elem_strides[2] = {1, 1};
-  CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
-                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
-}
+using tensor_map::EncodeTiledFn;
+static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned long long*);
@@ -92,11 +66,11 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        encode_(tensor_map_encoder()),
+        encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192 and bn 128");
-    if (!encode_2d_bf16(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, bn_, stages_);
     if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
@@ -143,7 +117,7 @@ class WgmmaTma final : public PreparedMethod {
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
     CUtensorMap x_map;
-    if (!encode_2d_bf16(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
     cudaLaunchConfig_t lc = launch_config(dim3(n_tiles * unsigned(split_), m_tiles, 1), a.stream);
     cudaLaunchAttribute attr = cluster_attr();

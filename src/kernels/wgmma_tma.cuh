@@ -59,6 +59,25 @@ __host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { retur
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
 
+// Park one warp's m64nTN fp32 accumulator fragment (wgmma D layout) transposed into smem as
+// p[t * stride + row]: the warp holds rows nl and nl + 8 (nl = 16 * (its warp in the
+// warpgroup) + lane / 4) of every 8-token group q, tokens 8q + t2 and 8q + t2 + 1
+// (t2 = 2 * (lane % 4)), in acc[4q + 2h + b] (h: row + 8h, b: token + b). Token groups at or
+// past `tokens` are skipped: nothing reads them. Used by the router wgmma kernels' epilogues.
+template <int TN>
+__device__ __forceinline__ void park_acc_transposed(float* p, const float (&acc)[TN / 2], int nl, int t2, int tokens,
+                                                    int stride) {
+#pragma unroll
+  for (int q = 0; q < TN / 8; ++q) {
+    if (8 * q < tokens) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int b = 0; b < 2; ++b) p[(8 * q + t2 + b) * stride + nl + 8 * h] = acc[4 * q + 2 * h + b];
+    }
+  }
+}
+
 // Arm an mbarrier: `count` arrivals complete a phase.
 __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
