@@ -31,7 +31,7 @@
 
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"  // router_hilo_split
-#include "kernels/wgmma_tma.cuh"  // mbarriers, TMA, desc_k_sw128, wgmma_m64k16 (SS), wgmma fence/commit/wait
+#include "kernels/wgmma_tma.cuh"  // mbarriers, TMA, desc_k_sw128, wgmma_m64k16 (SS, N = 32..256), wgmma fence/commit/wait
 
 namespace projkit::router_ring {
 
@@ -61,27 +61,6 @@ __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_
                "l"(src), "r"(bytes), "r"(bar)
                : "memory");
 }
-// D[64 x 32] += A[64 x 16] * B[32 x 16]^T, both K-major bf16 in smem (descriptors), fp32 D in
-// registers: the token tile for slices of <= 32 tokens (wgmma_tma.cuh has N = 64..256 only).
-// Fragment as wgmma_tma::wgmma_m64k16: d[4q + 2h + b] = D[16w + l/4 + 8h][8q + 2(l%4) + b].
-__device__ __forceinline__ void wgmma_ss_m64n32k16(float (&d)[16], uint64_t a, uint64_t b) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, "
-      "%12, %13, %14, %15}, %16, %17, p, 1, 1, 0, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-      : "l"(a), "l"(b), "r"(1));
-}
-// One k16 step of the CTA's token tile: m64nTNk16 (TN = 32 here, 64..256 from wgmma_tma.cuh).
-template <int TN>
-__device__ __forceinline__ void wgmma_step(float (&d)[TN / 2], uint64_t a, uint64_t b) {
-  if constexpr (TN == 32)
-    wgmma_ss_m64n32k16(d, a, b);
-  else
-    wgmma_tma::wgmma_m64k16<TN>(d, a, b);
-}
-
 // Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
 __device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
@@ -191,8 +170,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int q = 0; q < kBlockK / 16; ++q) {
       const uint64_t bdesc = desc_k_sw128(b0 + 32u * uint32_t(q));
-      wgmma_step<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                         // hi
-      wgmma_step<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
+      wgmma_m64k16<TN>(acc, desc_k_sw128(a0 + 32u * uint32_t(q)), bdesc);                         // hi
+      wgmma_m64k16<TN>(acc, desc_k_sw128(a0 + uint32_t(kImageBytes) + 32u * uint32_t(q)), bdesc);  // lo
     }
     wgmma_commit();
     wgmma_wait<1>();  // the previous k-block's group has retired: release its stage

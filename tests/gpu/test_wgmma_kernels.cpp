@@ -140,7 +140,8 @@ void check_all_configs(const char* kernel, const char* spec_name, const std::vec
 class WgmmaTmaFamily : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(WgmmaTmaFamily, AllConfigsMatchFp64Reference) {
-  check_all_configs("wgmma_tma", GetParam(), {64, 65, 72, 96, 127, 128, 129, 160, 192, 200, 255, 256}, 1);
+  check_all_configs("wgmma_tma", GetParam(),
+                    {1, 2, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 72, 96, 127, 128, 129, 160, 192, 200, 255, 256}, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaFamily, ::testing::Values("qkv", "o", "pooler", "unpooler"));
