@@ -48,8 +48,6 @@ using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, in
 KernelFn kernel_for(int bm, int bn) {
   if (bn != kBlockN) return nullptr;
   switch (bm) {
-    case 16: return wgmma_tma_kernel<16, 64>;  // M <= 16: small partial tiles (8 KB), cheap combine
-    case 32: return wgmma_tma_kernel<32, 64>;
     case 64: return wgmma_tma_kernel<64, 64>;
     case 128: return wgmma_tma_kernel<128, 64>;
     case 192: return wgmma_tma_kernel<192, 64>;  // (256 dropped: no BM=256 config ever won, issue 6)
@@ -71,7 +69,7 @@ class WgmmaTma final : public PreparedMethod {
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 16, 32, 64, 128 or 192 and bn 128");
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192 and bn 128");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, bn_, stages_);
@@ -193,9 +191,9 @@ class WgmmaTma final : public PreparedMethod {
 };
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
-// (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8, 32 / 16 -> 10.
+// (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
 Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
-  const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : bm == 64 ? 8 : 10;
+  const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
@@ -227,19 +225,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 5, 1, 1),  // qkv M 97..127: split5 wins at 128 and split4.xfit1 ties at 96
       cfg(64, 4, 1, 1),   // qkv M 33..63 without zero-filled x rows
       cfg(64, 2, 1, 1),   // pooler / unpooler M 33..63 without zero-filled x rows
-      // ---- small token tiles (session 3): the TMA-fed main loop of this kernel streams ~78 GB/s
-      // per SM (E13) where the cp.async rings of splitk_mma_* reach ~35 (small-M E7), and the
-      // split-K combine moves BM x 128 fp32 per CTA (8 / 16 KB here, 32-64 KB at bm64/128, where
-      // it costs 3.5 us, E11), and only the rows below m are reduced. Predicted (us, run F
-      // incumbents in brackets): qkv M 8/16 ~13.0 (13.73 / 14.75), pooler M 8/16 ~20.3 (20.66 /
-      // 21.25), unpooler slice M 8 ~5.2 (5.98), unpooler M 16 ~20.5 (20.72).
-      cfg(16, 5, 1, 1),  // qkv M <= 16: 90 CTAs (18 clusters of 5)
-      cfg(32, 5, 1, 1),  // qkv M 17..32
-      cfg(16, 3, 1, 1),  // pooler M <= 16: 96 CTAs (32 clusters of 3)
-      cfg(32, 3, 1, 1),  // pooler M 17..32
-      cfg(16, 2, 1, 1),  // unpooler (full N) and o M <= 16: 128 CTAs (64 clusters of 2)
-      cfg(32, 2, 1, 1),  // unpooler / o M 17..32
-      cfg(16, 8, 1, 1),  // unpooler slice (M <= 8, 1024 rows): 64 CTAs (8 clusters of 8)
       // ---- split-K combine through L2 (red2, E13: per-CTA fp32 slots in a workspace instead of
       // the DSMEM pull; H200 2026-12-01, b/c us, red0 twin in the same run):
       cfg(128, 5, 1, 0, 2),  // qkv M=128: 20.61/18.37 (1.116) vs red0 20.54/18.64 (1.105); rerun
@@ -253,6 +238,9 @@ std::vector<Config> wgmma_tma_configs() {
       // (qkv parity, pooler/unpooler 0.95), bm128.split2 (unpooler M=128 loses), the xfit
       // variants bm128.split4 (qkv 0.98-1.00 at 80/96) and bm128.split2 (unpooler 0.95-0.97),
       // and every x-multicast config (mc2: qkv M=256 0.88x, pooler M=256 0.94x after the fix).
+      // Session 3 (E14): token tiles of 16 / 32 (bm16.split{5,3,2,8}, bm32.split{5,3,2}) for
+      // M <= 32 lost to the incumbents everywhere and to bm64 too (qkv M 8: bm16 15.23 us,
+      // bm64 14.53, splitk_mma_cluster 13.38); their instantiations were removed.
   };
 }
 
@@ -267,7 +255,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (spec.n % bn != 0) return "wgmma_tma: N must be a multiple of bn";
   if (spec.slice_max_m > 0 && spec.slice_rows % bn != 0) return "wgmma_tma: the row slice must be a multiple of bn";
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
-  if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 16, 32, 64, 128 or 192";
+  if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128 or 192";
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";

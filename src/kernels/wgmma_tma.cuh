@@ -228,16 +228,8 @@ __device__ __forceinline__ uint64_t desc_k_sw128(uint32_t smem_addr) {
 //   d[4q + 2h + b] = D[16w + l/4 + 8h][8q + 2(l%4) + b]
 template <int N> __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t a, uint64_t b);
 
-// D[64 x 16] (+)= A[64 x 16] * B[16 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
-template <> __device__ __forceinline__ void wgmma_m64k16<16>(float (&d)[8], uint64_t a, uint64_t b) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, 0, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-      : "l"(a), "l"(b), "r"(1));
-}
-
 // D[64 x 32] (+)= A[64 x 16] * B[32 x 16]^T; A, B K-major bf16 in smem (descriptors), D fp32 regs.
+// (Used by router_hilo_ring's 32-token slices; wgmma_tma_kernel itself instantiates BM >= 64.)
 template <> __device__ __forceinline__ void wgmma_m64k16<32>(float (&d)[16], uint64_t a, uint64_t b) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
@@ -285,7 +277,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 }
 
 // ------------------------------------------------------------------ kernel
-// Template parameters: BM = tokens per CTA tile = the wgmma N (16, 32, 64, 128, 192 or 256);
+// Template parameters: BM = tokens per CTA tile = the wgmma N (64, 128, 192 or 256);
 // WN = W rows per consumer warpgroup (64: one m64 wgmma per k16 step; 128: two, so the CTA
 // owns BN = 256 W rows and every x tile it loads feeds twice the MMA work: half the x bytes
 // from L2 per output, issue 6 E10). BN = kConsumerWGs * WN.
@@ -303,8 +295,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                // in `ws` (E13); 1 (bulk-copy push, E12) was removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
-  static_assert(BM == 16 || BM == 32 || (BM % 64 == 0 && BM <= 256),
-                "BM is the wgmma N: 16, 32 or a 64-multiple up to 256 (the instantiated wgmma_m64k16 shapes)");
+  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   static_assert(WN == 64 || WN == 128, "WN: one or two m64 wgmmas per consumer warpgroup");
   constexpr int BN = kConsumerWGs * WN;       // W rows per CTA
   constexpr int kHalves = WN / 64;            // m64 wgmmas per k16 step per consumer warpgroup
@@ -488,9 +479,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // CTA ks reduces token rows [t_begin, t_end) of the tile over all peers, in rank order.
   constexpr int kRowThreads = BN / 4;             // 4 consecutive n per thread
   constexpr int kRowsPerPass = 256 / kRowThreads;  // token rows per pass of the 256 consumer threads
-  // Only the tile's rows below m are reduced (the rest are never stored), split evenly.
-  const int rows = min(BM, m - m0);
-  const int t_begin = (rows * ks) / split, t_end = (rows * (ks + 1)) / split;
+  const int t_begin = (BM * ks) / split, t_end = (BM * (ks + 1)) / split;
   const int n4 = (tid % kRowThreads) * 4;
   const int gn = n0 + n4;
   // Two token rows per pass, every peer's float4 of both loaded before any add: up to 16
