@@ -135,6 +135,26 @@ TEST(LabTune, NeighbourCheckMovesBoundaryWithinMargin) {
   EXPECT_EQ(str(ranges_of(b2, "o")), str(r));
 }
 
+TEST(LabTune, SingleMRangeNeedsTwiceTheMargin) {
+  // 1..2 A, 3 B, 4..6 A: B at 3 is a one-M range between A's; it must beat A there by >= 4 %.
+  auto build = [](double b_over_a) {
+    std::vector<json> log;
+    for (int m : {1, 2, 4, 5, 6}) log.push_back(decision("pooler", m, kA, 1.20, {{kA, 1.20}}));
+    log.push_back(decision("pooler", 3, kB, 1.20 * b_over_a, {{kB, 1.20 * b_over_a}, {kA, 1.20}}));
+    return plan_from_log(Plan::safe(), header(), log, 0.02);
+  };
+  const TunePlanBuild three = build(1.03);  // clears the 2 % margin, not twice it: A takes M 3
+  EXPECT_TRUE(three.missing.empty());
+  ASSERT_EQ(ranges_of(three, "pooler").size(), 1u) << str(ranges_of(three, "pooler"));
+  EXPECT_EQ(ranges_of(three, "pooler")[0].method, kA);
+  const TunePlanBuild five = build(1.05);  // beats A by 5 %: the one-M range stays
+  const auto r = ranges_of(five, "pooler");
+  ASSERT_EQ(r.size(), 3u) << str(r);
+  EXPECT_EQ(r[1].m_lo, 3);
+  EXPECT_EQ(r[1].m_hi, 3);
+  EXPECT_EQ(r[1].method, kB);
+}
+
 TEST(LabTune, UntunedFamiliesAndMKeepTheExistingPlan) {
   Plan old = Plan::safe();
   old.families.push_back({"router", {{1, 256, "router_stream_f32.warps8", 3.0}}});
