@@ -9,7 +9,7 @@
 #   pytest (the Python binding against torch; needs BIN_DIR/libprojkit.so),
 #   screen (tools/screen_configs.py over $SCREEN_KERNELS; the tune then screens
 #   $TUNE_KERNELS plus the screened kernels that passed).
-# Environment: PLAN_FILE (plan for every step), PROJKIT_BENCH_ARGS (extra bench/floor arguments), SCREEN_KERNELS,
+# Environment: PROJKIT_BENCH_ARGS (extra bench/floor arguments), SCREEN_KERNELS,
 #   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments), SWEEP_PAIRS,
 #   FIDELITY_ARGS (default --paired; set it empty for the two-process comparison).
 # A short table of the headline numbers is printed last.
@@ -17,8 +17,6 @@ set -uo pipefail
 BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
 EXTRA=${PROJKIT_BENCH_ARGS:-}
 PLAN_ARGS=()
-# PLAN_FILE: a plan the steps use instead of the device's default (e.g. one a separate tune wrote).
-[ -n "${PLAN_FILE:-}" ] && PLAN_ARGS=(--plan "$PLAN_FILE")
 TUNE_KERNELS=${TUNE_KERNELS:-}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}

@@ -112,7 +112,6 @@ class SharedScratch {
     if (bytes > buf_.bytes()) buf_ = DeviceBuffer(bytes);
   }
   void* get() const { return buf_.get(); }
-  std::size_t bytes() const { return buf_.bytes(); }
 
  private:
   DeviceBuffer buf_;

@@ -20,7 +20,6 @@
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
 
-
 #include <algorithm>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdio>
@@ -159,7 +158,6 @@ class WgmmaTma final : public PreparedMethod {
   unsigned long long* stamps_ = nullptr;  // dev phase probe (PROJKIT_WGMMA_STAMPS builds only)
 #ifdef PROJKIT_WGMMA_STAMPS
   std::string name_;
-  int grid_ctas_ = 0;
 
  public:
   // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.

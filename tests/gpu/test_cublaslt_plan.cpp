@@ -21,6 +21,10 @@ namespace {
 struct DevMem {
   void* p = nullptr;
   explicit DevMem(size_t bytes) { cuda_check(cudaMalloc(&p, bytes), "cudaMalloc"); }
+  // A device copy of host bf16 data.
+  explicit DevMem(const std::vector<uint16_t>& h) : DevMem(h.size() * 2) {
+    cuda_check(cudaMemcpy(p, h.data(), h.size() * 2, cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
   ~DevMem() { cudaFree(p); }
 };
 
@@ -132,12 +136,10 @@ TEST(CublasLtPlan, EveryConfigMatchesFp64OnDenseFamilies) {
     const ProjectionSpec& spec = builtin_spec(fam);
     const auto w = make_w(spec.n, spec.k, 7);
     const auto x = make_x(max_m, spec.k, 11);
-    DevMem dw(w.size() * 2), dx(x.size() * 2), dx16(x.size() * 2 + 256), dy(size_t(max_m) * size_t(spec.n) * 2 + 256);
-    cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
+    DevMem dw(w), dx(x), dx16(x.size() * 2 + 256), dy(size_t(max_m) * size_t(spec.n) * 2 + 256);
     // A second copy of x at an address that is only 16-byte aligned (the align16 table). It
     // lives in its own buffer: writing it into dx at +16 B would shift the first copy.
     void* x16 = static_cast<char*>(dx16.p) + 16;
-    cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
     cudaMemcpy(x16, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
     // The fp64 reference is per row, shared by every config and m.
     std::map<int, std::vector<double>> ref;
@@ -181,9 +183,7 @@ TEST(CublasLtPlan, GraphReplayEqualsEagerRunAndBadArgumentsAreRefused) {
   const auto w = make_w(spec.n, spec.k, 5);
   const int m = 33;
   const auto x = make_x(m, spec.k, 6);
-  DevMem dw(w.size() * 2), dx(x.size() * 2), dy1(size_t(m) * size_t(spec.n) * 2), dy2(size_t(m) * size_t(spec.n) * 2);
-  cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  DevMem dw(w), dx(x), dy1(size_t(m) * size_t(spec.n) * 2), dy2(size_t(m) * size_t(spec.n) * 2);
   ProjectionOptions o;
   o.max_m = 64;
   for (const char* method : {"cublaslt.orient0.rank2", "cublaslt.orient1.rank1"}) {
@@ -223,9 +223,7 @@ TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
   const int max_m = 64;
   const auto w = make_w(spec.n, spec.k, 21);
   const auto x = make_x(max_m, spec.k, 22);
-  DevMem dw(w.size() * 2), dx(x.size() * 2), dy(size_t(max_m) * size_t(spec.n) * 2);
-  cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  DevMem dw(w), dx(x), dy(size_t(max_m) * size_t(spec.n) * 2);
   Plan plan = Plan::safe();
   plan.source = "test";
   plan.families.push_back({"qkv",
@@ -264,9 +262,7 @@ TEST(CublasLtPlan, PreparedOnlyForItsMRanges) {
   const int max_m = 32;
   const auto w = make_w(spec.n, spec.k, 31);
   const auto x = make_x(max_m, spec.k, 32);
-  DevMem dw(w.size() * 2), dx(x.size() * 2), dy(size_t(max_m) * size_t(spec.n) * 2);
-  cudaMemcpy(dw.p, w.data(), w.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemcpy(dx.p, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  DevMem dw(w), dx(x), dy(size_t(max_m) * size_t(spec.n) * 2);
   PrepareContext ctx{spec, dw.p, max_m, dev};
   ctx.m_ranges = {{2, 4}, {17, 17}};
   auto pm = kf->prepare(ctx, Config::parse("cublaslt.orient1.rank1"));
