@@ -289,6 +289,12 @@ std::vector<Config> l2_configs() {
       // 128-row tiles with fewer splits for M 32..64: pooler / unpooler 32|64 x 4 = 128|256 CTAs,
       // half the red traffic of rows128 auto on pooler; qkv 18x4 = 72 CTAs (for comparison). Untimed.
       Config{"splitk_mma_l2", {{"rows", 128}, {"split", 4}}},
+      // split 1 with an 8-deep ring (lowered per token tile to what fits: MT <= 32 keeps 8, MT 64
+      // gets 7): o's whole K slice (8 k-tiles of 128) is requested at kernel start instead of 3
+      // stages at a time. Small-M E16 (H200, session 4; us / ratio vs the same run's baseline):
+      // o M 24 6.96 / 1.068 and M 32 6.94 / 1.068 (split1 with 4 stages: 7.44 / 1.004, 7.62 / 0.990);
+      // M 48..64 (MT 64) 9.5 / 0.79: baseline there; unpooler M 9..32 no better than cluster.split2.
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}}},
   };
 }
 
