@@ -15,6 +15,7 @@ extern const KernelFamily kFragmentStreamMma; // src/kernels/fragment_stream_mma
 extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.cu
 extern const KernelFamily kRouterHiloRing;    // src/kernels/router_hilo_ring.cu
+extern const KernelFamily kRouterGemvF32;     // src/kernels/router_gemv_f32.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -29,6 +30,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kWgmmaTma,
       &kRouterHiloWgmma,
       &kRouterHiloRing,
+      &kRouterGemvF32,
   };
   return all;
 }

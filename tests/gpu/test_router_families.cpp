@@ -1,9 +1,11 @@
-// router_hilo_wgmma and router_hilo_ring correctness on the GPU (one parameterized suite per family) (skips without an sm_90 GPU): every config at M
-// around the token-tile edges against the lab's fp64 device reference (y poisoned with NaN
-// first, every element must be written, rel L2 <= 1e-4 globally and per row); non-finite
-// propagation (a NaN row of x gives a NaN row of y; an Inf entry gives +-Inf, not NaN, where
-// the weight column is nonzero); two replays of one captured CUDA graph (the zeroing is inside
-// the call); for every config, two Projections on two streams at once.
+// Router kernel families on the GPU (skips without an sm_90 GPU), one parameterized suite per
+// family (router_hilo_stream, _wgmma, _ring, router_gemv_f32): every config at M around the
+// token-tile edges that the config accepts, against the lab's fp64 device reference (y poisoned
+// with NaN first, every element must be written, rel L2 <= 1e-4 globally and per row);
+// non-finite propagation (a NaN row of x gives a NaN row of y; an Inf entry gives +-Inf, not
+// NaN, where the weight column is nonzero); two replays of one captured CUDA graph (any zeroing
+// is inside the call); for every config, two Projections on two streams at once. Families with
+// a smaller M range (router_gemv_f32: M <= 16) run the same tests at M values they accept.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -23,7 +25,7 @@ namespace {
 using namespace projkit::lab;
 
 constexpr int kMaxM = 256;
-const int kMs[] = {1, 2, 32, 33, 64, 65, 97, 100, 128, 129, 192, 193, 200, 255, 256};
+const int kMs[] = {1, 2, 3, 7, 8, 9, 15, 16, 32, 33, 64, 65, 97, 100, 128, 129, 192, 193, 200, 255, 256};
 
 struct Rig {
   const ProjectionSpec& spec = builtin_spec("router");
@@ -48,9 +50,25 @@ struct Rig {
 };
 
 // The parameter is the kernel family name; every test runs over all of its configs.
-class RouterWgmmaFamily : public ::testing::TestWithParam<const char*> {};
+class RouterFamily : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(RouterWgmmaFamily, AllConfigsMatchFp64Reference) {
+// `preferred` if the config accepts it, else the largest M <= `fallback` it accepts (0: none).
+int pick_m(const KernelFamily* fam, const ProjectionSpec& spec, const Config& cfg, const DeviceInfo& dev,
+           int preferred, int fallback) {
+  if (fam->applicable(spec, cfg, preferred, preferred, dev).empty()) return preferred;
+  for (int m = fallback; m >= 1; --m)
+    if (fam->applicable(spec, cfg, m, m, dev).empty()) return m;
+  return 0;
+}
+
+// The largest max_m a Projection of this config accepts (applicable over 1..max_m), 0 if none.
+int max_m_of(const KernelFamily* fam, const ProjectionSpec& spec, const Config& cfg, const DeviceInfo& dev) {
+  for (int m : {kMaxM, 192, 128, 64, 32, 16, 8})
+    if (fam->applicable(spec, cfg, 1, m, dev).empty()) return m;
+  return 0;
+}
+
+TEST_P(RouterFamily, AllConfigsMatchFp64Reference) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family(GetParam());
@@ -58,9 +76,10 @@ TEST_P(RouterWgmmaFamily, AllConfigsMatchFp64Reference) {
   Rig r;
   int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    if (!fam->applicable(r.spec, cfg, 33, 33, dev).empty()) continue;
+    const int max_m = max_m_of(fam, r.spec, cfg, dev);
+    if (max_m == 0) continue;
     ++tested;
-    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
+    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), max_m, dev}, cfg);
     for (int m : kMs) {
       if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;  // split16: x slice fits TN <= 192 only
       SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
@@ -79,7 +98,7 @@ TEST_P(RouterWgmmaFamily, AllConfigsMatchFp64Reference) {
 
 // NaN in x: the whole y row is NaN. Inf in x[t][c]: y[t][n] = +-Inf with the sign of W[n][c]
 // where W[n][c] != 0 (hi and lo carry the sign of w, so no Inf - Inf), NaN where it is 0.
-TEST_P(RouterWgmmaFamily, NonFinitePropagation) {
+TEST_P(RouterFamily, NonFinitePropagation) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family(GetParam());
@@ -88,12 +107,14 @@ TEST_P(RouterWgmmaFamily, NonFinitePropagation) {
   const int64_t N = r.spec.n, K = r.spec.k;
   std::vector<float> wh(std::size_t(N) * K);  // the weights exactly as the kernel saw them
   ASSERT_EQ(cudaMemcpy(wh.data(), r.w.get(), wh.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    const int m = 129;
-    if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
-    SCOPED_TRACE(cfg.name());
-    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
-    const int nan_row = 5, inf_row = 128;
+    const int m = pick_m(fam, r.spec, cfg, dev, 129, 16);
+    if (m < 7) continue;
+    ++tested;
+    SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
+    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), m, dev}, cfg);
+    const int nan_row = 5, inf_row = m - 1;
     const int64_t inf_col = 4097;  // inside the second half of a K split, not a chunk edge
     fill_activations(r.x.get(), m, K, 77, nullptr);
     ASSERT_EQ(cudaMemset(static_cast<uint8_t*>(r.x.get()) + nan_row * K * 2, 0xFF, std::size_t(K) * 2), cudaSuccess);
@@ -122,10 +143,11 @@ TEST_P(RouterWgmmaFamily, NonFinitePropagation) {
     EXPECT_EQ(bad_inf, 0) << "Inf in x must give +-Inf (sign of w) where w != 0";
     EXPECT_EQ(bad_finite, 0) << "other rows must stay finite";
   }
+  EXPECT_GT(tested, 0);
 }
 
 // One call captured in a graph, replayed twice on fresh activations and a re-poisoned y.
-TEST_P(RouterWgmmaFamily, GraphReplayTwice) {
+TEST_P(RouterFamily, GraphReplayTwice) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family(GetParam());
@@ -133,11 +155,13 @@ TEST_P(RouterWgmmaFamily, GraphReplayTwice) {
   Rig r;
   cudaStream_t st;
   ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+  int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    const int m = 200;
-    if (!fam->applicable(r.spec, cfg, m, m, dev).empty()) continue;
-    SCOPED_TRACE(cfg.name());
-    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), kMaxM, dev}, cfg);
+    const int m = pick_m(fam, r.spec, cfg, dev, 200, 16);
+    if (m == 0) continue;
+    ++tested;
+    SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
+    auto pm = fam->prepare(PrepareContext{r.spec, r.w.get(), m, dev}, cfg);
     cudaGraph_t g = nullptr;
     ASSERT_EQ(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal), cudaSuccess);
     const Status s = pm->run(RunArgs{r.x.get(), m, r.spec.n, r.y.get(), st});
@@ -157,12 +181,13 @@ TEST_P(RouterWgmmaFamily, GraphReplayTwice) {
     cudaGraphExecDestroy(ge);
     cudaGraphDestroy(g);
   }
+  EXPECT_GT(tested, 0);
   cudaStreamDestroy(st);
 }
 
 // Two Projections (different weights, different M) running concurrently on two streams, for
 // every config (token-sliced grids included).
-TEST_P(RouterWgmmaFamily, TwoProjectionsTwoStreams) {
+TEST_P(RouterFamily, TwoProjectionsTwoStreams) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
   const KernelFamily* fam = find_kernel_family(GetParam());
@@ -176,15 +201,16 @@ TEST_P(RouterWgmmaFamily, TwoProjectionsTwoStreams) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&sb, cudaStreamNonBlocking), cudaSuccess);
   int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    if (!fam->applicable(spec, cfg, 1, kMaxM, dev).empty()) continue;  // split16: M <= 192
+    const int max_m = max_m_of(fam, spec, cfg, dev);
+    if (max_m < 8) continue;
     const std::string method = cfg.name();
     SCOPED_TRACE(method);
     ++tested;
     ProjectionOptions opts;
-    opts.max_m = kMaxM;
+    opts.max_m = max_m;
     const Projection pa = make_single_method_projection(spec, a.w.get(), method, opts);
     const Projection pb = make_single_method_projection(spec, b.w.get(), method, opts);
-    const int ma = 256, mb = 65;
+    const int ma = max_m, mb = max_m >= 128 ? 65 : max_m / 2 + 1;  // 256 / 65, or e.g. 16 / 9
     fill_activations(a.x.get(), ma, spec.k, 501, nullptr);
     fill_activations(b.x.get(), mb, spec.k, 502, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -203,7 +229,8 @@ TEST_P(RouterWgmmaFamily, TwoProjectionsTwoStreams) {
   cudaStreamDestroy(sb);
 }
 
-INSTANTIATE_TEST_SUITE_P(Router, RouterWgmmaFamily, ::testing::Values("router_hilo_wgmma", "router_hilo_ring"),
+INSTANTIATE_TEST_SUITE_P(Router, RouterFamily, ::testing::Values("router_hilo_stream", "router_hilo_wgmma", "router_hilo_ring",
+                                           "router_gemv_f32"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 }  // namespace
