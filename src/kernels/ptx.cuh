@@ -135,17 +135,4 @@ __device__ __forceinline__ void griddep_launch_dependents() {
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
-// ---------------------------------------------------------------- flags between CTAs of one grid
-// Publish a flag after this CTA's earlier writes (made visible by __threadfence + a barrier):
-// the CTAs that acquire it see those writes (router split-K: the zeroed y block).
-__device__ __forceinline__ void st_release_gpu(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-// Read a flag published by st_release_gpu; later reads and writes of this thread are ordered after it.
-__device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
 }  // namespace projkit::ptx

@@ -1,22 +1,24 @@
 // router_gemv_f32: the fp32 router at decode-sized M in ONE kernel, straight from the fp32 weights.
-// Regime: M = 1..16 (router: W fp32 [N, K], x bf16, y fp32). The call is an 8.4 MB weight stream.
+// Regime: M = 1..8 (router: W fp32 [N, K], x bf16, y fp32): the call is an 8.4 MB weight stream.
 //   The split-K router kernels (router_hilo_stream, _wgmma, _ring) add their K partials into y
 //   with fp32 atomics, so a zero kernel must clear y first inside the call; that second kernel
-//   node costs ~1.1 us at every M even as a programmatic dependent launch (router E-zero,
-//   docs/experiments.md, session 4): a quarter of the call at M = 1.
+//   node costs ~1.1 us at every M even as a programmatic dependent, and zeroing y inside one
+//   kernel (flags between CTAs) cost as much (router round 4, docs/experiments.md): the ordering
+//   round trip is the cost, not the launch.
 // Mechanism: a block owns ROWS whole output rows (all of K), so it writes them with plain stores:
 //   no split-K, no atomics, no zero kernel, no workspace, nothing carried between calls. Its
 //   256 threads stride over K in float4 chunks; every weight load of a batch is issued before
 //   any use (ld.global.nc, L1 no-allocate, L2 evict-first: each weight byte is read once), so a
 //   thread keeps 8 x ROWS loads in flight and the 128-256 blocks cover HBM latency. x (bf16,
 //   16 KB per token at K = 8192) goes through the L1-cached read-only path, shared by the ROWS
-//   rows; its loads are issued 4 tokens at a time before the FMAs that use them.
+//   rows; its loads are issued together for up to 4 (ROWS = 1) or 8 (ROWS = 2) tokens before the
+//   FMAs that use them (one dependent FMA per load serialized their latencies: +2.7 us at M = 2).
 //   Arithmetic: fp32 weights times bf16-exact activations, fp32 FMA accumulation (the baseline's
 //   own arithmetic; no hi/lo split is needed because the fp32 weights are read as they are);
-//   warp-shuffle sums, then a fixed-order sum over the 8 warps (deterministic). The SIMT FMA
-//   work grows with M (2 * M FMA per weight float per row pair), which is why this serves only
-//   small M; the tune decides where it stops winning.
-// Constraints: fp32 W and y, bf16 x; 1 <= m <= 16; K % 4 == 0; n_out % ROWS == 0; W 16-byte,
+//   warp-shuffle sums, then a fixed-order sum over the 8 warps (deterministic).
+//   Where it stops: every block reads all of x (blocks x M x 16 KB through L2), which is what
+//   the split-K kernels avoid; past M = 8 it loses to them (10-12 us at M = 12..16, measured).
+// Constraints: fp32 W and y, bf16 x; 1 <= m <= 8; K % 4 == 0; n_out % ROWS == 0; W 16-byte,
 //   x 8-byte, y 4-byte aligned (the Projection contract gives 16 bytes for all three).
 #include <cuda_bf16.h>
 
@@ -32,10 +34,10 @@ namespace {
 
 constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
-constexpr int kMaxTokens = 16;
+constexpr int kMaxTokens = 8;
 
 // ROWS: output rows (W rows) a block owns whole; the grid has n_out / ROWS blocks.
-// MT:   token capacity of the accumulators (1, 2, 4, 8, 16); tokens t >= m are never read or stored.
+// MT:   token capacity of the accumulators (1, 2, 4, 8); tokens t >= m are never read or stored.
 template <int ROWS, int MT>
 struct Shape {
   static constexpr int kUnroll = 8;           // float4 chunks per row per batch (K = 8192: the whole row
@@ -47,7 +49,7 @@ struct Shape {
   static constexpr int kTGMax = ROWS == 1 ? 4 : 8;
   static constexpr int kTG = MT < kTGMax ? MT : kTGMax;
   static_assert(ROWS == 1 || ROWS == 2, "ROWS: 1 or 2 rows per block");
-  static_assert(MT >= 1 && MT <= kMaxTokens && MT % kTG == 0, "MT: 1, 2, 4, 8 or 16 tokens (register accumulators)");
+  static_assert(MT >= 1 && MT <= kMaxTokens && MT % kTG == 0, "MT: 1, 2, 4 or 8 tokens (register accumulators)");
   static_assert(ROWS * MT <= kThreads, "the final cross-warp sum uses one thread per (row, token)");
 };
 
@@ -158,14 +160,13 @@ __global__ void __launch_bounds__(kThreads, ROWS == 1 ? 2 : 1) router_gemv_f32_k
 using KernelFn = void (*)(const __nv_bfloat16*, const float*, float*, int, int, int);
 
 // Token capacity per launch: the next power of two >= m (fewer idle accumulators than one
-// 16-wide kernel for every m).
+// 8-wide kernel for every m).
 template <int ROWS>
 KernelFn pick_kernel(int m) {
   if (m <= 1) return router_gemv_f32_kernel<ROWS, 1>;
   if (m <= 2) return router_gemv_f32_kernel<ROWS, 2>;
   if (m <= 4) return router_gemv_f32_kernel<ROWS, 4>;
-  if (m <= 8) return router_gemv_f32_kernel<ROWS, 8>;
-  return router_gemv_f32_kernel<ROWS, 16>;
+  return router_gemv_f32_kernel<ROWS, 8>;
 }
 
 // The compiled row counts; configs() lists exactly these.
@@ -182,7 +183,7 @@ class RouterGemvF32 final : public PreparedMethod {
   }
 
   Status run(const RunArgs& a) const override {
-    if (a.m < 1 || a.m > kMaxTokens) return {StatusCode::invalid_argument, "router_gemv_f32: m must be in 1..16"};
+    if (a.m < 1 || a.m > kMaxTokens) return {StatusCode::invalid_argument, "router_gemv_f32: m must be in 1..8"};
     if (!a.x || !a.y) return {StatusCode::invalid_argument, "router_gemv_f32: null x or y"};
     if ((reinterpret_cast<uintptr_t>(a.x) & 7) != 0 || (reinterpret_cast<uintptr_t>(a.y) & 3) != 0)
       return {StatusCode::invalid_argument, "router_gemv_f32: x must be 8-byte and y 4-byte aligned"};
@@ -202,11 +203,14 @@ class RouterGemvF32 final : public PreparedMethod {
 
 std::vector<Config> router_gemv_configs() {
   return {
-      // 1 row per block: 256 blocks of 32 KB (two per SM on most SMs), 16 float4 loads in flight
-      // per thread; the most blocks, the least x reuse.
+      // 1 row per block: 256 blocks of 32 KB (two per SM), 8 float4 weight loads in flight per
+      // thread, x loads 4 tokens at a time. Router round 4 (H200, session 4, us, same-run
+      // router_hilo_stream.kw8.wn1 in brackets): M 1 3.94-4.05 (5.63-5.89), M 2 4.16-4.35 (5.76-5.89),
+      // M 4 4.83-4.96 (5.78-5.98); M 5..8 7.1-7.5 (two x groups).
       Config{"router_gemv_f32", {{"rows", 1}}},
       // 2 rows per block: 128 blocks of 64 KB (one per SM), 8 chunks x 2 rows in flight per
-      // thread; each x load feeds both rows.
+      // thread, every token's x loads (up to 8) issued at once; each x load feeds both rows.
+      // M 1 4.48-4.61, M 4 4.86-5.10, M 5..8 5.47-5.95 (stream 5.71-6.10).
       Config{"router_gemv_f32", {{"rows", 2}}},
   };
 }
@@ -218,7 +222,7 @@ std::string router_gemv_applicable(const ProjectionSpec& spec, const Config& cfg
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_gemv_f32: needs fp32 weights, fp32 output, bf16 x";
   if (dev.cc_major < 8) return "router_gemv_f32: needs sm_80+ (createpolicy / L2 cache hints)";
-  if (m_lo < 1 || m_hi < m_lo || m_hi > kMaxTokens) return "router_gemv_f32: m must be in 1..16 (register accumulators)";
+  if (m_lo < 1 || m_hi < m_lo || m_hi > kMaxTokens) return "router_gemv_f32: m must be in 1..8 (register accumulators)";
   if (spec.k % 4 != 0) return "router_gemv_f32: K % 4 != 0 (16-byte weight chunks)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 30)) return "router_gemv_f32: N, K must fit in int";
   for (int m = m_lo; m <= m_hi; ++m)

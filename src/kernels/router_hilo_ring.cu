@@ -45,7 +45,7 @@ constexpr int kMaxTokens = 256;  // largest wgmma N
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, unsigned*);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
@@ -66,15 +66,12 @@ struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
-  int zf = 0;     // 1: y zeroed inside the kernel (router_splitk_flags.cuh), 0: by the PDL zero kernel
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
-Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zf", 0)};
-}
+Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
 // (even for wgn = 1, >= 4 so a warpgroup never waits on a stage only it can release); 0: none fits.
@@ -99,7 +96,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
   if (spec.n % (kRows * t.wgn) != 0 || spec.slice_max_m > 0) return "router_hilo_ring: N % (64*wgn) != 0 or sliced output";
   if (spec.k > (int64_t(1) << 30) / spec.n) return "router_hilo_ring: N*K too large for 32-bit offsets";
-  if (t.zf != 0 && t.zf != 1) return "router_hilo_ring: zf must be 0 (PDL zero kernel) or 1 (in-kernel zeroing)";
   return "";
 }
 
@@ -127,22 +123,6 @@ class RouterHiloRing final : public PreparedMethod {
                                                                            int(spec_.k));
     cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
     cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
-    if (t_.zf) {
-      // In-kernel zeroing: the whole grid must be resident at once (cooperative launch); the
-      // largest prepared token tile has the largest ring, so the fewest CTAs per SM.
-      const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
-      int coop = 0, per_sm = 0;
-      cuda_check(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx.dev.ordinal),
-                 "cudaDeviceGetAttribute(cooperative launch)");
-      if (max_tn_ > 0)
-        cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                       &per_sm, kernel_for(max_tn_), kThreads, smem_bytes(max_tn_, t_.wgn, stages_[tile_index(max_tn_)])),
-                   "router_hilo_ring: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      if (!coop || int64_t(per_sm) * ctx.dev.sm_count < ctas)
-        throw Error(StatusCode::unsupported, "router_hilo_ring: zf1 needs the whole grid resident (cooperative launch)");
-      flags_ = DeviceBuffer(2 * std::size_t(ctas / t_.split) * sizeof(unsigned));  // ready[], count[] per output block
-      cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_ring: zero the flags");
-    }
   }
 
   Status run(const RunArgs& a) const override {
@@ -158,17 +138,11 @@ class RouterHiloRing final : public PreparedMethod {
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
-    const dim3 grid(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts));
-    const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (t_.zf)  // one kernel: y zeroed inside (kernels/router_splitk_flags.cuh)
-      return router_flags::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(kThreads), smem, a.stream,
-                                              kernel_for(tn), x_map, packed_.as<const uint8_t>(),
-                                              static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                              t_.kc(spec_.k), t_.wgn, stages, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-                                grid, dim3(kThreads), smem, a.stream, kernel_for(tn), x_map,
-                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, static_cast<unsigned*>(nullptr));
+                                dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
+                                dim3(kThreads), std::size_t(smem_bytes(tn, t_.wgn, stages)), a.stream, kernel_for(tn),
+                                x_map, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages);
   }
 
  private:
@@ -179,7 +153,6 @@ class RouterHiloRing final : public PreparedMethod {
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
   DeviceBuffer packed_;
-  DeviceBuffer flags_;            // zf only: ready[blocks], count[blocks], zero between calls
 };
 
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
@@ -193,9 +166,6 @@ std::vector<Config> ring_configs() {
       // router_hilo_wgmma.split16.wgn1.ts2): M = 96..256 -0.1..-0.75 µs, M = 128 +0.1..-0.75 (machine
       // dependent); loses at M <= 64. Losing tilings and copy-path variants: ledger "router round 3".
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
-      // The same tiling in one kernel: y zeroed inside by K split 0 and published by a flag
-      // (router_splitk_flags.cuh) instead of the PDL zero kernel (~1.1 us at every M, router E-zero).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zf", 1}}},
   };
 }
 

@@ -31,7 +31,6 @@
 
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"  // router_hilo_split
-#include "kernels/router_splitk_flags.cuh"  // in-kernel zeroing of y (zf)
 #include "kernels/wgmma_tma.cuh"  // mbarriers, TMA, desc_k_sw128, wgmma_m64k16 (SS, N = 32..256), wgmma fence/commit/wait
 
 namespace projkit::router_ring {
@@ -57,8 +56,8 @@ __host__ __device__ constexpr int smem_bytes(int tn, int wgn, int stages) {
 // ------------------------------------------------------------------ PTX wrappers
 // 1D bulk copy global -> this CTA's smem, completion counted in bytes on `bar`: one instruction
 // moves a whole pre-swizzled 16 KB W tile (no tensor map, no per-thread copies). `policy` is an
-// L2 cache policy: evict-first for W, which each call reads once (router E-zero/wef, session 4:
-// -0.4 us at M = 128 / 256 against the unhinted copy).
+// L2 cache policy: evict-first for W, which each call reads once (router round 4, session 4:
+// -0.3..-0.45 us at M = 128 / 256 against the unhinted copy).
 __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar,
                                           uint64_t policy) {
   asm volatile(
@@ -103,9 +102,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
-                            int m, int n, int k, int kc, int wgn, int stages,
-                            unsigned* flags) {  // nullptr: y zeroed by the PDL predecessor; else the in-kernel
-                                                // protocol of router_splitk_flags.cuh: ready[blocks], count[blocks]
+                            int m, int n, int k, int kc, int wgn, int stages) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
@@ -161,19 +158,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   // ---------------- consumers
-  // Output block: tokens [t0, t0 + m_loc) x rows [64 rt0, + 64 wgn), shared by the gridDim.x K
-  // splits. In-kernel zeroing (flags): split 0's consumers (no global loads of their own) zero and
-  // publish it, split j > 0 waits and checks in, while the producer's loads are in flight.
-  const unsigned blk = blockIdx.z * gridDim.y + blockIdx.y;
-  unsigned* const ready = flags ? flags + blk : nullptr;
-  unsigned* const count = flags ? flags + gridDim.y * gridDim.z + blk : nullptr;
-  if (flags) {
-    if (blockIdx.x == 0)
-      router_flags::owner_zero_publish(y + int64_t(t0) * n, n, m_loc, rt0 * kRows, kRows * wgn, ready,
-                                       int(threadIdx.x), 128 * kConsumerWGs, [] { consumer_bar_sync(); });
-    else if (threadIdx.x == 0)
-      router_flags::peer_wait_check_in(ready, count, gridDim.x - 1);
-  }
   const int wg = warp / 4;
   const int j0 = wgn == 2 ? 0 : wg, jstep = wgn == 2 ? 1 : 2;  // this warpgroup's k-blocks
   const int gsel = wgn == 2 ? wg : 0;                           // its row tile within the stage
@@ -215,7 +199,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   consumer_bar_sync();
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
-  if (!flags) ptx::griddep_wait();  // y zeroed and visible (flags: the barrier above orders the acquire)
+  ptx::griddep_wait();  // y zeroed and visible
   const int tid = int(threadIdx.x);
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
   const int row0 = rt0 * kRows;

@@ -25,7 +25,6 @@
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"
-#include "kernels/router_splitk_flags.cuh"
 #include "kernels/router_splitk_pdl.cuh"
 
 namespace projkit {
@@ -70,10 +69,7 @@ __host__ __device__ constexpr int smem_bytes(int m) {
 template <int KW, int WN, int QT>
 __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
-                              float* __restrict__ y, int m, int n, int k,
-                              unsigned* flags) {  // nullptr: y zeroed by the PDL predecessor; else the
-                                                  // in-kernel protocol of router_splitk_flags.cuh:
-                                                  // ready[gridDim.y] then count[gridDim.y]
+                              float* __restrict__ y, int m, int n, int k) {
   using S = Shape<KW, WN, QT>;
   extern __shared__ __align__(16) uint8_t smem[];
   const int rows = smem_rows<KW, WN, QT>(m);
@@ -103,15 +99,6 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     }
     ptx::cp_async_commit();
   };
-  // Output block of this CTA: tokens [0, m) x rows [blockIdx.y * BN, + BN), shared by the gridDim.x
-  // K splits. In-kernel zeroing (flags, router_splitk_flags.cuh): warp 0 of split 0 zeroes and
-  // publishes it before it issues any load (its fence would otherwise wait for them); the
-  // other splits wait and check in once their weights are in flight.
-  unsigned* const ready = flags ? flags + blockIdx.y : nullptr;
-  unsigned* const count = flags ? flags + gridDim.y + blockIdx.y : nullptr;
-  if (flags && blockIdx.x == 0 && warp == 0)
-    router_flags::owner_zero_publish(y, n, m, int(blockIdx.y) * S::BN, S::BN, ready, lane, 32, [] { __syncwarp(); });
-
   load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
 
   // W fragments of this warp: k16 steps k0/16 + wk*KW + s (s < KW) of 16-row tile n16, all in flight.
@@ -124,7 +111,6 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
       wlo[s] = ptx::ld_stream(base + int64_t(s) * n16_all * kFragBytes + 512);
     }
   }
-  if (flags && blockIdx.x != 0 && tid == 0) router_flags::peer_wait_check_in(ready, count, gridDim.x - 1);
 
   for (int grp = 0; grp < ngroups; ++grp) {
     const int buf = grp & 1;
@@ -185,8 +171,7 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     const int nf4 = mt * S::BN / 4;  // live outputs of this block and group, in float4
     const int row0 = blockIdx.y * S::BN;
     float4* red4 = reinterpret_cast<float4*>(red);
-    if (grp == 0 && !flags) ptx::griddep_wait();  // y zeroed and visible (flags: the barrier above
-                                                    // orders the peer's acquire before these adds)
+    if (grp == 0) ptx::griddep_wait();  // y zeroed and visible
     for (int f = tid; f < nf4; f += kThreads) {
       float4 sum = red4[f];
 #pragma unroll
@@ -201,7 +186,7 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
   }
 }
 
-using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int, unsigned*);
+using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int);
 using SmemFn = int (*)(int);
 
 struct Variant {
@@ -230,51 +215,29 @@ class RouterHiloStream final : public PreparedMethod {
  public:
   RouterHiloStream(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec), v_(pick_variant(cfg.get("kw", 0), cfg.get("wn", 0))), max_m_(ctx.max_m),
-        zf_(cfg.get("zf", 0) != 0), packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
+        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
     if (!v_.fn) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
     cuda_check(cudaFuncSetAttribute(v_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
                "router_hilo_stream: cudaFuncSetAttribute(smem)");
     router_hilo_pack(static_cast<const float*>(ctx.w), packed_, int(spec_.n), int(spec_.k));
-    if (zf_) {
-      // In-kernel zeroing: every CTA of the grid must be resident at once (cooperative launch).
-      const unsigned ctas = unsigned(spec_.k / v_.bk) * unsigned(spec_.n / v_.bn);
-      int per_sm = 0, coop = 0;
-      cuda_check(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx.dev.ordinal),
-                 "cudaDeviceGetAttribute(cooperative launch)");
-      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v_.fn, kThreads, v_.smem(max_m_)),
-                 "router_hilo_stream: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      if (!coop || int64_t(per_sm) * ctx.dev.sm_count < int64_t(ctas))
-        throw Error(StatusCode::unsupported, "router_hilo_stream: zf1 needs the whole grid resident (cooperative launch)");
-      flags_ = DeviceBuffer(2 * std::size_t(spec_.n / v_.bn) * sizeof(unsigned));  // ready[], count[]
-      cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_stream: zero the flags");
-    }
   }
   Status run(const RunArgs& a) const override {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_stream: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_stream: x and y must be 16-byte aligned"};
-    const dim3 grid(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1);
-    if (zf_)  // one kernel: y zeroed inside (kernels/router_splitk_flags.cuh)
-      return router_flags::launch_cooperative("router_hilo_stream_kernel launch", grid, dim3(kThreads),
-                                              std::size_t(v_.smem(a.m)), a.stream, v_.fn,
-                                              static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
-                                              static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                              flags_.as<unsigned>());
     // zero y, then the compute kernel as its programmatic dependent (kernels/router_splitk_pdl.cuh)
     return launch_zeroed_splitk("router_hilo_stream_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-                                grid, dim3(kThreads), std::size_t(v_.smem(a.m)), a.stream, v_.fn,
-                                static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
-                                static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                static_cast<unsigned*>(nullptr));
+                                dim3(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1), dim3(kThreads),
+                                std::size_t(v_.smem(a.m)), a.stream, v_.fn, static_cast<const __nv_bfloat16*>(a.x),
+                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k));
   }
 
  private:
   ProjectionSpec spec_;
   Variant v_;
   int max_m_;
-  bool zf_;              // in-kernel zeroing (router_splitk_flags.cuh) instead of the PDL zero kernel
   DeviceBuffer packed_;
-  DeviceBuffer flags_;   // zf only: ready[N / BN], count[N / BN], zero between calls
 };
 
 std::vector<Config> stream_configs() {
@@ -285,10 +248,6 @@ std::vector<Config> stream_configs() {
       // M 33..256: 64 rows x 256 K (32 splits, 128 blocks): x re-read only N/64 = 4 times
       // (x traffic 4 x M x 16 KB instead of 16 x M x 16 KB): M = 256 16.2 us vs 21.9 for kw8.wn1.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}}},
-      // The same two tiles in one kernel: y zeroed inside by K split 0 and published by a flag
-      // (router_splitk_flags.cuh) instead of the PDL zero kernel (~1.1 us at every M, router E-zero).
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 1}, {"zf", 1}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zf", 1}}},
   };
 }
 
@@ -302,8 +261,6 @@ std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int
   if (spec.k > (int64_t(1) << 30) / spec.n) return "router_hilo_stream: N*K too large for 32-bit tile offsets";
   if (m_lo < 1 || m_hi < m_lo) return "router_hilo_stream: empty M range";
   if (dev.cc_major != 9) return "router_hilo_stream: needs sm_90 (PDL, red.global.add.v4.f32)";
-  const int zf = cfg.get("zf", 0);
-  if (zf != 0 && zf != 1) return "router_hilo_stream: zf must be 0 (PDL zero kernel) or 1 (in-kernel zeroing)";
   if (std::size_t(v.smem(m_hi)) > dev.smem_per_block_optin)
     return "router_hilo_stream: x token-group smem exceeds the device opt-in limit";
   return "";

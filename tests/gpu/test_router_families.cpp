@@ -5,7 +5,7 @@
 // non-finite propagation (a NaN row of x gives a NaN row of y; an Inf entry gives +-Inf, not
 // NaN, where the weight column is nonzero); two replays of one captured CUDA graph (any zeroing
 // is inside the call); for every config, two Projections on two streams at once. Families with
-// a smaller M range (router_gemv_f32: M <= 16) run the same tests at M values they accept.
+// a smaller M range (router_gemv_f32: M <= 8) run the same tests at M values they accept.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -109,7 +109,7 @@ TEST_P(RouterFamily, NonFinitePropagation) {
   ASSERT_EQ(cudaMemcpy(wh.data(), r.w.get(), wh.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
   int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    const int m = pick_m(fam, r.spec, cfg, dev, 129, 16);
+    const int m = pick_m(fam, r.spec, cfg, dev, 129, 8);
     if (m < 7) continue;
     ++tested;
     SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
@@ -157,7 +157,7 @@ TEST_P(RouterFamily, GraphReplayTwice) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
   int tested = 0;
   for (const Config& cfg : fam->configs()) {
-    const int m = pick_m(fam, r.spec, cfg, dev, 200, 16);
+    const int m = pick_m(fam, r.spec, cfg, dev, 200, 8);
     if (m == 0) continue;
     ++tested;
     SCOPED_TRACE(cfg.name() + " m=" + std::to_string(m));
@@ -210,7 +210,7 @@ TEST_P(RouterFamily, TwoProjectionsTwoStreams) {
     opts.max_m = max_m;
     const Projection pa = make_single_method_projection(spec, a.w.get(), method, opts);
     const Projection pb = make_single_method_projection(spec, b.w.get(), method, opts);
-    const int ma = max_m, mb = max_m >= 128 ? 65 : max_m / 2 + 1;  // 256 / 65, or e.g. 16 / 9
+    const int ma = max_m, mb = max_m >= 128 ? 65 : max_m / 2 + 1;  // 256 / 65, or e.g. 8 / 5
     fill_activations(a.x.get(), ma, spec.k, 501, nullptr);
     fill_activations(b.x.get(), mb, spec.k, 502, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
