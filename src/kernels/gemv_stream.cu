@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "core/method.hpp"
+#include "kernels/gemv_reduce.cuh"
 #include "kernels/ptx.cuh"
 
 namespace projkit {
@@ -37,12 +38,6 @@ __device__ __forceinline__ float dot8(float acc, const uint4& w, const uint4& x)
     acc = fmaf(wf.y, xf.y, acc);
   }
   return acc;
-}
-
-__device__ __forceinline__ float warp_sum(float v) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
-  return v;
 }
 
 // ROWS:  W rows (outputs) a block computes at a time; the unit of the grid-stride loop.
@@ -75,7 +70,7 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
   constexpr int kThreads = S::kThreads, kUnroll = S::kUnroll;
   __shared__ float red[WARPS][ROWS * MT];  // per-warp partial sums, [warp][row*MT + token]
 
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int tid = threadIdx.x;
   const int kc = k >> 3;  // 16-byte chunks per row
   const int groups = n_out / ROWS;
   const uint64_t pol = ptx::l2_evict_first_policy();
@@ -129,22 +124,10 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
       }
     }
 
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
-#pragma unroll
-      for (int t = 0; t < MT; ++t) {
-        const float v = warp_sum(acc[r][t]);
-        if (lane == 0) red[warp][r * MT + t] = v;
-      }
-    __syncthreads();
-    if (tid < ROWS * MT) {
+    float s;
+    if (gemv::block_sum<ROWS, MT, WARPS>(acc, red, tid, s)) {
       const int r = tid / MT, t = tid % MT;
-      if (t < m) {
-        float s = 0.0f;
-#pragma unroll
-        for (int q = 0; q < WARPS; ++q) s += red[q][tid];  // fixed order: deterministic
-        y[std::size_t(t) * n_out + std::size_t(g) * ROWS + r] = __float2bfloat16_rn(s);
-      }
+      if (t < m) y[std::size_t(t) * n_out + std::size_t(g) * ROWS + r] = __float2bfloat16_rn(s);
     }
     __syncthreads();  // red is reused by the next row group
   }

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "core/method.hpp"
+#include "kernels/gemv_reduce.cuh"
 #include "kernels/ptx.cuh"
 
 namespace projkit {
@@ -69,12 +70,6 @@ __device__ __forceinline__ float dot4(float acc, const float4& w, const float4& 
   return fmaf(w.w, x.w, acc);
 }
 
-__device__ __forceinline__ float warp_sum(float v) {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
-  return v;
-}
-
 // grid = n_out / ROWS, block = 256 (ROWS = 1: two blocks per SM, so <= 128 registers; the router's
 // 256 blocks then fit one wave). x [m, k] bf16, w [>= n_out, k] fp32, y [m, n_out] fp32.
 template <int ROWS, int MT>
@@ -85,7 +80,7 @@ __global__ void __launch_bounds__(kThreads, ROWS == 1 ? 2 : 1) router_gemv_f32_k
   constexpr int kUnroll = S::kUnroll;
   __shared__ float red[kWarps][ROWS * MT];  // per-warp sums, [warp][row * MT + token]
 
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int tid = threadIdx.x;
   const int kc = k >> 2;  // float4 chunks per row
   const int row0 = int(blockIdx.x) * ROWS;
   const float* wr = w + int64_t(row0) * k;
@@ -138,22 +133,10 @@ __global__ void __launch_bounds__(kThreads, ROWS == 1 ? 2 : 1) router_gemv_f32_k
     }
   }
 
-#pragma unroll
-  for (int r = 0; r < ROWS; ++r)
-#pragma unroll
-    for (int t = 0; t < MT; ++t) {
-      const float v = warp_sum(acc[r][t]);
-      if (lane == 0) red[warp][r * MT + t] = v;
-    }
-  __syncthreads();
-  if (tid < ROWS * MT) {
+  float s;
+  if (gemv::block_sum<ROWS, MT, kWarps>(acc, red, tid, s)) {
     const int r = tid / MT, t = tid % MT;
-    if (t < m) {
-      float s = red[0][tid];
-#pragma unroll
-      for (int q = 1; q < kWarps; ++q) s += red[q][tid];  // fixed order: deterministic
-      y[int64_t(t) * n_out + row0 + r] = s;
-    }
+    if (t < m) y[int64_t(t) * n_out + row0 + r] = s;
   }
 }
 
