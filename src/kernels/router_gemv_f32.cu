@@ -51,7 +51,6 @@ struct Shape {
   static constexpr int kTG = MT < kTGMax ? MT : kTGMax;
   static_assert(ROWS == 1 || ROWS == 2, "ROWS: 1 or 2 rows per block");
   static_assert(MT >= 1 && MT <= kMaxTokens && MT % kTG == 0, "MT: 1, 2, 4 or 8 tokens (register accumulators)");
-  static_assert(ROWS * MT <= kThreads, "the final cross-warp sum uses one thread per (row, token)");
 };
 
 // Four bf16 activations (8 bytes, read-only L1-cached path: every block of the SM re-reads x).
