@@ -11,6 +11,7 @@
 #   $TUNE_KERNELS plus the screened kernels that passed).
 # Environment: PROJKIT_BENCH_ARGS (extra bench/floor arguments), SCREEN_KERNELS,
 #   TUNE_KERNELS (default: every kernel), TUNE_ARGS (extra tune arguments), SWEEP_PAIRS,
+#   BENCH_PAIRS (default bench and A/A; default 100),
 #   FIDELITY_ARGS (default --paired; set it empty for the two-process comparison).
 # A short table of the headline numbers is printed last.
 set -uo pipefail
@@ -62,10 +63,10 @@ for s in $STEPS; do
       "$BIN/projkit" floor --json "$OUT/floor.json" $EXTRA >>"$LOG" 2>&1 || status=1 ;;
     bench)
       step "bench (default workload, shipped plan)"
-      "$BIN/projkit" bench --json "$OUT/bench-default.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tee -a "$LOG" || status=1 ;;
+      "$BIN/projkit" bench --pairs ${BENCH_PAIRS:-100} --json "$OUT/bench-default.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tee -a "$LOG" || status=1 ;;
     aa)
       step "A/A bench (baseline vs baseline)"
-      "$BIN/projkit" bench --baseline-vs-baseline --json "$OUT/aa.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" | tail -4 || status=1 ;;
+      "$BIN/projkit" bench --baseline-vs-baseline --pairs ${BENCH_PAIRS:-100} --json "$OUT/aa.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" | tail -4 || status=1 ;;
     check)
       step "check M 1..256"
       "$BIN/projkit" check --json "$OUT/check.json" "${PLAN_ARGS[@]}" >>"$LOG" 2>&1 || status=1

@@ -1,20 +1,24 @@
-// wgmma_tma: dense bf16 projections at large M (about 64..256 tokens) on Hopper.
+// wgmma_tma: dense bf16 projections at mid and large M (about 17..256 tokens) on Hopper.
 // Regime: the weight stream still dominates but the token count makes SIMT/GEMV kernels
 //   compute-bound; at M = 256 the tensor pipe and the HBM stream are about balanced.
 // Mechanism: operand swap D[n, t] = W[n, :] . x[t, :] so the weights are the wgmma A
 //   operand (64 W rows per consumer warpgroup, 128 per CTA) and the tokens are the wgmma N
-//   (BM = 64..192). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
+//   (BM = 64..256). W and x tiles arrive by TMA (128B swizzle, tensor maps: W's built once
 //   in prepare(), x's encoded on the host in every run(), which is pure host work and
 //   capturable) into a multi-stage mbarrier ring fed by one producer thread. K is split
-//   over a thread-block cluster; the fp32 partial tiles are combined in rank order
-//   (deterministic) either through distributed shared memory (red0: no global scratch) or,
-//   with red2, through a workspace of per-CTA fp32 slots owned by the prepared method
+//   over a thread-block cluster; the partial tiles are combined in rank order
+//   (deterministic) either through distributed shared memory (red0: fp32, no global scratch;
+//   red4: parked as bf16 and summed in fp32, half the bytes -- cuBLAS's own reduced-precision
+//   split-K reduction for bf16; every range the shipped plan gives this kernel, issue 6 E20)
+//   or, with red2, through a workspace of per-CTA fp32 slots owned by the prepared method
 //   (written and read inside one call after a cluster barrier: no counters, no spinning,
 //   nothing to reset; one Projection runs on one stream at a time, like every workspace
 //   here). Replay-safe either way. Device code: wgmma_tma.cuh.
 //   Where the time goes (issue 6 E11 phase stamps, pooler M=128): ~3 us until the first
 //   stage lands, the main loop ends near the HBM read floor, then 3.5-4 us of split-K
-//   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay.
+//   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay; it is
+//   bound by bytes per SM, not by when it runs (E19: a skewed chain through L2 lost), and
+//   red4 takes 0.2-1.0 us of it off.
 // Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
 //   x 16-byte aligned, y 8-byte aligned; sm_90a; split <= 8 (portable cluster size);
 //   split <= K / 64; the ring must fit the opt-in shared memory.
@@ -49,7 +53,8 @@ KernelFn kernel_for(int bm, int bn) {
   switch (bm) {
     case 64: return wgmma_tma_kernel<64, 64>;
     case 128: return wgmma_tma_kernel<128, 64>;
-    case 192: return wgmma_tma_kernel<192, 64>;  // (256 dropped: no BM=256 config ever won, issue 6)
+    case 192: return wgmma_tma_kernel<192, 64>;
+    case 256: return wgmma_tma_kernel<256, 64>;  // red4 only (E21): bm256 red0 lost everywhere (issue 6)
     default: return nullptr;
   }
 }
@@ -68,7 +73,7 @@ class WgmmaTma final : public PreparedMethod {
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, bn_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128 or 192 and bn 128");
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, bn_, stages_);
@@ -227,6 +232,27 @@ std::vector<Config> wgmma_tma_configs() {
       // the DSMEM pull; H200 2026-12-01, b/c us, red0 twin in the same run):
       cfg(128, 5, 1, 0, 2),  // qkv M=128: 20.61/18.37 (1.116) vs red0 20.54/18.64 (1.105); rerun
                              // 20.80/18.35 (1.124) vs red0 20.67/18.72 (1.099)
+      // ---- bf16 partial tiles in the DSMEM pull (red4, E20: half the combine bytes); to be
+      // measured against their red0 twins above:
+      cfg(64, 4, 1, 1, 4),   // qkv M 33..64
+      cfg(64, 2, 1, 1, 4),   // pooler / unpooler M 33..64
+      cfg(128, 4, 1, 0, 4),  // qkv M 65..128
+      cfg(128, 5, 1, 0, 4),  // qkv M=128
+      cfg(128, 3, 1, 0, 4),  // qkv M=256 (two token tiles, 108 CTAs)
+      cfg(128, 5, 1, 1, 4),  // qkv M 97..127
+      cfg(128, 3, 1, 1, 4),  // pooler M 65..128
+      cfg(128, 2, 1, 0, 4),  // unpooler M 65..128 (128 CTAs); pooler M=256 (two token tiles)
+      cfg(192, 5, 1, 1, 4),  // qkv M 129..192
+      cfg(192, 3, 1, 1, 4),  // pooler M 129..192
+      cfg(192, 2, 1, 1, 4),  // unpooler M 129..192
+      // M = 256 as one token tile (W read once, not once per 128-token tile); bm256's combine
+      // (128 KB fp32 per CTA) is what lost it in issue 6, bf16 partials halve it (E21):
+      // (H200, 100 pairs, b/c us; the red0 / fp32 bm256 configs of issue 6 were at 0.95):
+      cfg(256, 5, 1, 1, 4),  // qkv M 224..256: 24.2-24.4 vs 24.9-25.4 (1.03-1.04, = the bm128.split3 plan)
+      cfg(256, 3, 1, 0, 4),  // pooler M 224 / 240 / 256: 36.74/34.05 1.081, 35.10/34.21 1.023, 1.010
+      cfg(256, 2, 1, 1, 4),  // unpooler M 224: 31.58/28.82 1.092; 240 / 256 1.00 / 0.98
+      // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
+      // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
       // (E10: 0.52-0.94x), every red1 config (E12), every other red2 config (E13: at or below
       // its red0 twin: bm128.split3 qkv M=256 1.022 vs 1.034, bm128.split3.xfit1 pooler M=96/128
@@ -236,6 +262,9 @@ std::vector<Config> wgmma_tma_configs() {
       // (qkv parity, pooler/unpooler 0.95), bm128.split2 (unpooler M=128 loses), the xfit
       // variants bm128.split4 (qkv 0.98-1.00 at 80/96) and bm128.split2 (unpooler 0.95-0.97),
       // and every x-multicast config (mc2: qkv M=256 0.88x, pooler M=256 0.94x after the fix).
+      // E22: more K splits for the bm64 token tile with bf16 partials lost to the shipped splits
+      // (qkv bm64.split5.xfit1.red4, 90 CTAs: 1.04-1.05 vs split4's 1.09-1.10 at M 24..64;
+      // pooler bm64.split3.xfit1.red4, 96 CTAs: 1.11-1.13 vs split2's 1.12-1.17 but M 32).
       // Session 3 (E14): token tiles of 16 / 32 (bm16.split{5,3,2,8}, bm32.split{5,3,2}) for
       // M <= 32 lost to the incumbents everywhere and to bm64 too (qkv M 8: bm16 15.23 us,
       // bm64 14.53, splitk_mma_cluster 13.38); their instantiations were removed.
@@ -253,7 +282,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (spec.n % bn != 0) return "wgmma_tma: N must be a multiple of bn";
   if (spec.slice_max_m > 0 && spec.slice_rows % bn != 0) return "wgmma_tma: the row slice must be a multiple of bn";
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
-  if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128 or 192";
+  if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128, 192 or 256";
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
@@ -265,7 +294,8 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  if (red != 0 && red != 2) return "wgmma_tma: red must be 0 (DSMEM pull) or 2 (through L2)";
+  if (red != 0 && red != 2 && red != 4)
+    return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2) or 4 (DSMEM pull of bf16 partials)";
   if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
     return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +
            " B) exceeds the opt-in limit";

@@ -20,6 +20,11 @@
 // its fp32 slot in `ws`, a cluster barrier publishes them, and each owner sums its rows in rank
 // order (own rows from smem, the peers' from their slots). Replay-safe: every slot read in a
 // call was written earlier in the same call.
+// red = 4 (E20): red = 0 with the partial tiles parked as bf16 (rounded to nearest) instead of
+// fp32: half the DSMEM bytes in the pull, the sum still in fp32 and in rank order. The
+// reduced-precision split-K reduction cuBLAS itself uses for bf16 GEMMs by default (torch's
+// allow_bf16_reduced_precision_reduction); bf16 keeps fp32's exponent range, so Inf/NaN
+// propagate, and a probe row (one nonzero x entry) has one nonzero partial, exact in bf16.
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
 // `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11).
 #pragma once
@@ -47,6 +52,9 @@ __host__ __device__ constexpr int stage_bytes(int bm, int bn) { return w_tile_by
 // fp32 per token row of the partial tile: bn + 4 (the +4 makes fragment stores bank-conflict free)
 __host__ __device__ constexpr int partial_stride(int bn) { return bn + 4; }
 __host__ __device__ constexpr int partial_bytes(int bm, int bn) { return bm * partial_stride(bn) * 4; }
+// red = 4: bf16 per token row of the parked partial tile: bn + 8 (16-B rows stay aligned and a
+// warp's fragment stores, 4 rows x 16 B, fall in distinct banks: 272 B = 68 words per row)
+__host__ __device__ constexpr int partial_stride_bf16(int bn) { return bn + 8; }
 // red = 2 (split-K combine through L2, E13): CTA o of a cluster owns token rows
 // [own_row(o), own_row(o+1)) of the tile (8-row aligned).
 __host__ __device__ constexpr int own_row(int bm, int split, int o) { return 8 * (((bm / 8) * o) / split); }
@@ -201,14 +209,95 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* y, int64_t offset, f
   pack.y = *reinterpret_cast<uint32_t*>(&hi);
   *reinterpret_cast<uint2*>(y + offset) = pack;
 }
-// 16-byte DSMEM read of a peer's partial tile.
-__device__ __forceinline__ float4 ld_dsmem_f4(uint32_t addr) {
-  float4 v;
-  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+// 16-byte DSMEM read of a peer's parked partial tile (4 fp32 or 8 bf16).
+__device__ __forceinline__ uint4 ld_dsmem_u4(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared::cluster.v4.b32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                : "r"(addr)
                : "memory");
   return v;
+}
+// acc[0..V) += the V partial sums packed in 16 bytes: 4 fp32 (red0) or 8 bf16 (red4); fp32 adds.
+template <typename Elem>
+__device__ __forceinline__ void add_packed16(float (&acc)[16 / sizeof(Elem)], const uint4& v) {
+  if constexpr (sizeof(Elem) == 4) {
+    const float* f = reinterpret_cast<const float*>(&v);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) acc[i] += f[i];
+  } else {
+    const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&v);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const float2 f = __bfloat1622float2(h[i]);
+      acc[2 * i] += f.x;
+      acc[2 * i + 1] += f.y;
+    }
+  }
+}
+
+// Park one consumer thread's m64 x BM accumulator fragments (kHalves blocks) into smem as
+// P[t * stride + n] (n fastest), converted to Elem (fp32 for red0/red2, bf16 round-to-nearest
+// for red4). c: this warpgroup's WN-row part of the W tile.
+template <typename Elem, int BM, int WN, int kHalves>
+__device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[kHalves][BM / 2], int c, int warp, int lane,
+                                             int stride) {
+#pragma unroll
+  for (int j = 0; j < kHalves; ++j) {
+    const int n_l = c * WN + j * 64 + warp * 16 + lane / 4;
+    const int t_l = 2 * (lane % 4);
+#pragma unroll
+    for (int q = 0; q < BM / 8; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * stride + n_l + 8 * h] = Elem(acc[j][4 * q + 2 * h + b]);
+  }
+}
+
+// Split-K combine over DSMEM (red0 / red4): token rows [t_begin, t_end) of the tile summed over
+// the `split` peers' parked partials (Elem, row stride `stride`) in rank order (deterministic),
+// written to y as bf16. 16 bytes of consecutive n per thread (4 fp32 or 8 bf16), two token rows
+// per pass, every peer's 16 B of both rows loaded before any add: up to 16 DSMEM loads in
+// flight per thread (E11); the pull is bandwidth-bound, so bf16 partials halve it (E20).
+template <typename Elem, int BN>
+__device__ __forceinline__ void pull_rows_store(uint32_t base, int stride, int t_begin, int t_end, int tid, int g,
+                                                int split, int n0, int m0, int m, int n_out,
+                                                __nv_bfloat16* __restrict__ y) {
+  constexpr int kVals = 16 / int(sizeof(Elem));   // partial sums per 16-byte load
+  constexpr int kRowThreads = BN / kVals;
+  constexpr int kRowsPerPass = 256 / kRowThreads;  // token rows per pass of the 256 consumer threads
+  const int nv = (tid % kRowThreads) * kVals;
+  const int gn = n0 + nv;
+  for (int t = t_begin + tid / kRowThreads; t < t_end; t += 2 * kRowsPerPass) {
+    const int tb = t + kRowsPerPass;
+    const bool two = tb < t_end;
+    const uint32_t local_a = base + uint32_t((t * stride + nv) * int(sizeof(Elem)));
+    const uint32_t local_b = base + uint32_t((tb * stride + nv) * int(sizeof(Elem)));
+    uint4 va[8] = {}, vb[8] = {};
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+      if (r < split) {
+        va[r] = ld_dsmem_u4(mapa_shared(local_a, uint32_t(g * split + r)));
+        if (two) vb[r] = ld_dsmem_u4(mapa_shared(local_b, uint32_t(g * split + r)));
+      }
+    float sa[kVals] = {}, sb[kVals] = {};
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+      if (r < split) {  // rank order: deterministic
+        add_packed16<Elem>(sa, va[r]);
+        add_packed16<Elem>(sb, vb[r]);
+      }
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      const float* sum = u == 0 ? sa : sb;
+      const int gt = m0 + (u == 0 ? t : tb);
+      if ((u == 0 || two) && gt < m && gn < n_out)
+#pragma unroll
+        for (int i = 0; i < kVals; i += 4)
+          store_bf16x4(y, int64_t(gt) * n_out + gn + i, make_float4(sum[i], sum[i + 1], sum[i + 2], sum[i + 3]));
+    }
+  }
 }
 
 // wgmma shared-memory descriptor for a K-major tile with 128B swizzle: rows of 128 B
@@ -292,7 +381,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                      __nv_bfloat16* __restrict__ y,              // [m][n_out] bf16
                      int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
-                               // in `ws` (E13); 1 (bulk-copy push, E12) was removed
+                               // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
+                               // E12) and 3 (L2 chain, E19) were removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
@@ -371,7 +461,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     __syncwarp();
     cluster_sync();  // partial tiles of the cluster are complete
-    if (red == 0) cluster_sync();  // peers are done reading this CTA's partial tile
+    if (red == 0 || red == 4) cluster_sync();  // peers are done reading this CTA's partial tile
     return;
   }
 
@@ -420,20 +510,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   stamp(2);  // main loop done
 
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
-  // P[BM t][kStride] fp32 (n fastest).
+  // (n fastest): fp32 [BM t][kStride], or bf16 [BM t][kStrideB] for red4.
   consumer_bar_sync();
-  float* P = reinterpret_cast<float*>(smem_raw + (base - raw));
-#pragma unroll
-  for (int j = 0; j < kHalves; ++j) {
-    const int n_l = c * WN + j * 64 + warp * 16 + lane / 4;
-    const int t_l = 2 * (lane % 4);
-#pragma unroll
-    for (int q = 0; q < BM / 8; ++q)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * kStride + n_l + 8 * h] = acc[j][4 * q + 2 * h + b];
-  }
+  constexpr int kStrideB = partial_stride_bf16(BN);
+  static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
+  if (red == 4)  // P16[BM t][kStrideB] bf16
+    park_partial<__nv_bfloat16, BM, WN, kHalves>(reinterpret_cast<__nv_bfloat16*>(smem_raw + (base - raw)), acc, c, warp,
+                                                 lane, kStrideB);
+  else  // P[BM t][kStride] fp32
+    park_partial<float, BM, WN, kHalves>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
   if (red == 2) {
     // Through L2: copy the rows other CTAs own into this CTA's global slot (coalesced v4),
@@ -477,39 +562,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   stamp(4);  // cluster has parked its partials
 
   // CTA ks reduces token rows [t_begin, t_end) of the tile over all peers, in rank order.
-  constexpr int kRowThreads = BN / 4;             // 4 consecutive n per thread
-  constexpr int kRowsPerPass = 256 / kRowThreads;  // token rows per pass of the 256 consumer threads
   const int t_begin = (BM * ks) / split, t_end = (BM * (ks + 1)) / split;
-  const int n4 = (tid % kRowThreads) * 4;
-  const int gn = n0 + n4;
-  // Two token rows per pass, every peer's float4 of both loaded before any add: up to 16
-  // DSMEM loads in flight per thread instead of one round trip per add (E11).
-  for (int t = t_begin + tid / kRowThreads; t < t_end; t += 2 * kRowsPerPass) {
-    const int tb = t + kRowsPerPass;
-    const bool two = tb < t_end;
-    const uint32_t local_a = base + uint32_t((t * kStride + n4) * 4);
-    const uint32_t local_b = base + uint32_t((tb * kStride + n4) * 4);
-    float4 va[8] = {}, vb[8] = {};
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-      if (r < split) {
-        va[r] = ld_dsmem_f4(mapa_shared(local_a, uint32_t(g * split + r)));
-        if (two) vb[r] = ld_dsmem_f4(mapa_shared(local_b, uint32_t(g * split + r)));
-      }
-    float4 sa = va[0], sb = vb[0];
-#pragma unroll
-    for (int r = 1; r < 8; ++r)
-      if (r < split) {  // rank order: deterministic
-        sa.x += va[r].x; sa.y += va[r].y; sa.z += va[r].z; sa.w += va[r].w;
-        sb.x += vb[r].x; sb.y += vb[r].y; sb.z += vb[r].z; sb.w += vb[r].w;
-      }
-#pragma unroll
-    for (int u = 0; u < 2; ++u) {
-      const float4 sum = u == 0 ? sa : sb;
-      const int gt = m0 + (u == 0 ? t : tb);
-      if ((u == 0 || two) && gt < m && gn < n_out) store_bf16x4(y, int64_t(gt) * n_out + gn, sum);
-    }
-  }
+  if (red == 4)
+    pull_rows_store<__nv_bfloat16, BN>(base, kStrideB, t_begin, t_end, tid, g, split, n0, m0, m, n_out, y);
+  else
+    pull_rows_store<float, BN>(base, kStride, t_begin, t_end, tid, g, split, n0, m0, m, n_out, y);
   stamp(5);  // reduction + stores done
   cluster_sync();
   stamp(6);

@@ -156,5 +156,16 @@ TEST_P(WgmmaTmaRed2, MatchFp64ReferenceAtOddM) {
 
 INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaRed2, ::testing::Values("qkv", "o", "pooler", "unpooler"));
 
+// bf16 partial tiles in the DSMEM pull (red4, E20): odd M around the token-tile edges, two
+// launches per M; the fp64 bound (1e-2 over every row and the whole output) still holds with
+// one bf16 rounding per split partial.
+class WgmmaTmaRed4 : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WgmmaTmaRed4, MatchFp64ReferenceAtOddM) {
+  check_all_configs("wgmma_tma", GetParam(), {1, 9, 33, 65, 127, 128, 129, 191, 200, 255, 256}, 2, ".red4");
+}
+
+INSTANTIATE_TEST_SUITE_P(Dense, WgmmaTmaRed4, ::testing::Values("qkv", "o", "pooler", "unpooler"));
+
 }  // namespace
 }  // namespace projkit
