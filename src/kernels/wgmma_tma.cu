@@ -46,15 +46,15 @@ using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, in
                           float*, unsigned long long*);
 
 // One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
-// The kernel's WN template parameter also allows 128 W rows per consumer warpgroup (BN = 256,
-// issue 6 E10); it measured slower everywhere and is not instantiated.
+// BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
+// warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
 KernelFn kernel_for(int bm, int bn) {
   if (bn != kBlockN) return nullptr;
   switch (bm) {
-    case 64: return wgmma_tma_kernel<64, 64>;
-    case 128: return wgmma_tma_kernel<128, 64>;
-    case 192: return wgmma_tma_kernel<192, 64>;
-    case 256: return wgmma_tma_kernel<256, 64>;  // red4 only (E21): bm256 red0 lost everywhere (issue 6)
+    case 64: return wgmma_tma_kernel<64>;
+    case 128: return wgmma_tma_kernel<128>;
+    case 192: return wgmma_tma_kernel<192>;
+    case 256: return wgmma_tma_kernel<256>;  // red4 only (E21): bm256 red0 lost everywhere (issue 6)
     default: return nullptr;
   }
 }
@@ -64,23 +64,22 @@ class WgmmaTma final : public PreparedMethod {
   WgmmaTma(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec),
         bm_(cfg.get("bm", 0)),
-        bn_(cfg.get("bn", kBlockN)),
         split_(cfg.get("split", 1)),
         mc_(cfg.get("mc", 1)),
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
         encode_(tensor_map::encoder()),
-        kernel_(kernel_for(bm_, bn_)) {
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(bn_)))
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
-    smem_ = smem_bytes(bm_, bn_, stages_);
+    smem_ = smem_bytes(bm_, kBlockN, stages_);
     if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
-      const std::size_t ctas = std::size_t(spec_.n / bn_) * std::size_t(split_) *
+      const std::size_t ctas = std::size_t(spec_.n / kBlockN) * std::size_t(split_) *
                                std::size_t((ctx.max_m + bm_ - 1) / bm_);
-      ws_ = DeviceBuffer(ctas * std::size_t(bm_) * std::size_t(bn_) * sizeof(float));
+      ws_ = DeviceBuffer(ctas * std::size_t(bm_) * std::size_t(kBlockN) * sizeof(float));
     }
     cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
@@ -110,9 +109,9 @@ class WgmmaTma final : public PreparedMethod {
       return {StatusCode::invalid_argument, "wgmma_tma: x must be 16-byte aligned (TMA)"};
     if ((reinterpret_cast<uintptr_t>(a.y) & 7) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: y must be 8-byte aligned (bf16x4 stores)"};
-    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(bn_) * mc_) != 0)
+    if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(kBlockN) * mc_) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of bn * mc and <= N"};
-    const unsigned n_tiles = unsigned(a.n_out / bn_);
+    const unsigned n_tiles = unsigned(a.n_out / kBlockN);
     const unsigned m_tiles = unsigned((a.m + bm_ - 1) / bm_);
     // x rows per tile load: BM, or (xfit, one token tile) m rounded up to 8 rows per slice.
     int x_rows = bm_;
@@ -152,7 +151,7 @@ class WgmmaTma final : public PreparedMethod {
   }
 
   ProjectionSpec spec_;
-  int bm_, bn_, split_, mc_, stages_;
+  int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)

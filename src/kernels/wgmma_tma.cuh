@@ -3,8 +3,8 @@
 // One CTA = 3 warpgroups (384 threads):
 //   WG0     producer: one thread issues TMA loads (W tile + x tile per k-block) into a
 //           `stages`-deep smem ring, completion counted on full[s] mbarriers (expect_tx);
-//   WG1,WG2 consumers: each owns WN = 64 rows of W (the wgmma M; the template allows 128 =
-//           two m64 wgmmas, measured slower, E10) and all BM tokens (the wgmma N),
+//   WG1,WG2 consumers: each owns kRowsPerWG = 64 rows of W (the wgmma M; 128 per warpgroup,
+//           two m64 wgmmas, was measured slower and removed, issue 6 E10) and all BM tokens (the wgmma N),
 //           D[n, t] = sum_k W[n, k] * x[t, k] (operand swap: y^T tile), fp32 accumulators,
 //           release a stage by arriving on empty[s] once the wgmma reading it has retired.
 // Grid: x = clusters of mc x split CTAs (cluster rank = g * split + ks): g in [0, mc) picks one
@@ -38,10 +38,12 @@ namespace projkit::wgmma_tma {
 
 constexpr int kBlockN = 128;             // default W rows per CTA = kConsumerWGs x 64 (wgmma M)
 constexpr int kBlockK = 64;              // bf16 per k-block = 128 B = one 128B-swizzle row
-constexpr int kConsumerWGs = 2;          // WN = 64 or 128 W rows each (one or two m64 wgmmas per k16)
+constexpr int kConsumerWGs = 2;          // kRowsPerWG W rows each (one m64 wgmma per k16 step)
+constexpr int kRowsPerWG = 64;           // the wgmma M
+static_assert(kBlockN == kConsumerWGs * kRowsPerWG, "a CTA's W rows are its consumer warpgroups' rows");
 constexpr int kThreads = 128 * (1 + kConsumerWGs);
 constexpr int kProducerRegs = 40;        // the producer only loops and issues TMA
-constexpr int kConsumerRegs = 232;       // 128 accumulators (BM=256 x WN=64, or BM=128 x WN=128) + addressing
+constexpr int kConsumerRegs = 232;       // 128 accumulators (BM = 256) + addressing
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536, "register file");
 static_assert(kBlockK * 2 == 128, "a k-block row must be exactly one 128B swizzle span");
 
@@ -236,23 +238,20 @@ __device__ __forceinline__ void add_packed16(float (&acc)[16 / sizeof(Elem)], co
   }
 }
 
-// Park one consumer thread's m64 x BM accumulator fragments (kHalves blocks) into smem as
-// P[t * stride + n] (n fastest), converted to Elem (fp32 for red0/red2, bf16 round-to-nearest
-// for red4). c: this warpgroup's WN-row part of the W tile.
-template <typename Elem, int BM, int WN, int kHalves>
-__device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[kHalves][BM / 2], int c, int warp, int lane,
+// Park one consumer thread's m64 x BM accumulator fragment into smem as P[t * stride + n]
+// (n fastest), converted to Elem (fp32 for red0/red2, bf16 round-to-nearest for red4).
+// c: this warpgroup's 64-row part of the W tile.
+template <typename Elem, int BM>
+__device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[BM / 2], int c, int warp, int lane,
                                              int stride) {
+  const int n_l = c * kRowsPerWG + warp * 16 + lane / 4;
+  const int t_l = 2 * (lane % 4);
 #pragma unroll
-  for (int j = 0; j < kHalves; ++j) {
-    const int n_l = c * WN + j * 64 + warp * 16 + lane / 4;
-    const int t_l = 2 * (lane % 4);
+  for (int q = 0; q < BM / 8; ++q)
 #pragma unroll
-    for (int q = 0; q < BM / 8; ++q)
+    for (int h = 0; h < 2; ++h)
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * stride + n_l + 8 * h] = Elem(acc[j][4 * q + 2 * h + b]);
-  }
+      for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * stride + n_l + 8 * h] = Elem(acc[4 * q + 2 * h + b]);
 }
 
 // Split-K combine over DSMEM (red0 / red4): token rows [t_begin, t_end) of the tile summed over
@@ -366,15 +365,13 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 }
 
 // ------------------------------------------------------------------ kernel
-// Template parameters: BM = tokens per CTA tile = the wgmma N (64, 128, 192 or 256);
-// WN = W rows per consumer warpgroup (64: one m64 wgmma per k16 step; 128: two, so the CTA
-// owns BN = 256 W rows and every x tile it loads feeds twice the MMA work: half the x bytes
-// from L2 per output, issue 6 E10). BN = kConsumerWGs * WN.
+// Template parameter: BM = tokens per CTA tile = the wgmma N (64, 128, 192 or 256). Each CTA
+// owns BN = kBlockN = 128 W rows, 64 per consumer warpgroup.
 // Runtime: split (K ranges per N tile), mc (N tiles sharing x by multicast; cluster size =
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-template <int BM, int WN>
+template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
@@ -386,11 +383,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
-  static_assert(WN == 64 || WN == 128, "WN: one or two m64 wgmmas per consumer warpgroup");
-  constexpr int BN = kConsumerWGs * WN;       // W rows per CTA
-  constexpr int kHalves = WN / 64;            // m64 wgmmas per k16 step per consumer warpgroup
-  constexpr int kAcc = BM / 2;                // fp32 accumulators per thread per m64 block: [64 n] x [BM t] / 128
-  static_assert(kHalves * kAcc <= 128, "accumulators must fit the consumer register budget");
+  constexpr int BN = kBlockN;                 // W rows per CTA
+  constexpr int kAcc = BM / 2;                // fp32 accumulators per thread: [64 n] x [BM t] / 128
+  static_assert(kAcc <= 128, "accumulators must fit the consumer register budget");
   constexpr int kWBytes = w_tile_bytes(BN);
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
@@ -467,14 +462,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   // ---------------- consumers
   setmaxnreg_inc<kConsumerRegs>();
-  const int c = wg - 1;                 // which WN-row part of the W tile
+  const int c = wg - 1;                 // which 64-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
   const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
-  float acc[kHalves][kAcc];              // per m64 block: D[64 n][BM t] fragment, see wgmma_m64k16
+  float acc[kAcc];                       // D[64 n][BM t] fragment, see wgmma_m64k16
 #pragma unroll
-  for (int j = 0; j < kHalves; ++j)
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) acc[j][i] = 0.0f;
+  for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
@@ -482,14 +475,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) stamp(1);  // first stage landed
     wgmma_fence();
-    const uint32_t a_base = stage_w(s) + uint32_t(c * WN * 128);  // rows [WN c, WN c + WN) of the W tile
+    const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
 #pragma unroll
     for (int k = 0; k < kBlockK / 16; ++k)
-#pragma unroll
-      for (int j = 0; j < kHalves; ++j)
-        wgmma_m64k16<BM>(acc[j], desc_k_sw128(a_base + uint32_t(j * 64 * 128) + 32u * k),
-                         desc_k_sw128(b_base + 32u * k));
+      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
@@ -504,9 +494,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   wgmma_wait<0>();
 #pragma unroll
-  for (int j = 0; j < kHalves; ++j)
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) fence_reg(acc[j][i]);
+  for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
   stamp(2);  // main loop done
 
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
@@ -515,10 +503,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
   if (red == 4)  // P16[BM t][kStrideB] bf16
-    park_partial<__nv_bfloat16, BM, WN, kHalves>(reinterpret_cast<__nv_bfloat16*>(smem_raw + (base - raw)), acc, c, warp,
-                                                 lane, kStrideB);
+    park_partial<__nv_bfloat16, BM>(reinterpret_cast<__nv_bfloat16*>(smem_raw + (base - raw)), acc, c, warp, lane,
+                                    kStrideB);
   else  // P[BM t][kStride] fp32
-    park_partial<float, BM, WN, kHalves>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
+    park_partial<float, BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
   if (red == 2) {
     // Through L2: copy the rows other CTAs own into this CTA's global slot (coalesced v4),
