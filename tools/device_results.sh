@@ -4,7 +4,8 @@
 # Usage: tools/device_results.sh BIN_DIR OUT_DIR [STEPS]
 #   BIN_DIR holds projkit and projkit_gpu_tests; OUT_DIR receives the JSON and logs.
 #   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps;
-#   also: tune (writes OUT/h200.json and OUT/tune.jsonl; later steps then use that plan),
+#   also: tune (writes OUT/h200.json and its log, OUT/tune.jsonl or OUT/tune/; later steps then
+#   use that plan),
 #   sweep (bench --m-sweep 1..256 -> OUT/bench-sweep.json), report (atlas of the sweep),
 #   pytest (the Python binding against torch; needs BIN_DIR/libprojkit.so),
 #   screen (tools/screen_configs.py over $SCREEN_KERNELS; the tune then screens
@@ -42,10 +43,17 @@ for s in $STEPS; do
       [ -n "$TUNE_KERNELS" ] && [ -n "$passed" ] && TUNE_KERNELS="$TUNE_KERNELS,$passed"
       echo "kernels for the tune: ${TUNE_KERNELS:-all}" | tee -a "$LOG" ;;
     tune)
-      step "tune (all families, M 1..256; kernels: ${TUNE_KERNELS:-all})"
-      "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/h200.json" ${TUNE_KERNELS:+--kernels "$TUNE_KERNELS"} \
-        ${TUNE_ARGS:-} 2>"$OUT/tune.err" | tee -a "$LOG" || status=1
-      tail -3 "$OUT/tune.err"
+      # TUNE_KERNELS set: one tune over those kernels; unset: the staged recipe (tools/tune_staged.sh).
+      if [ -n "$TUNE_KERNELS" ]; then
+        step "tune (all families, M 1..256; kernels: $TUNE_KERNELS)"
+        "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/h200.json" --kernels "$TUNE_KERNELS" \
+          ${TUNE_ARGS:-} 2>"$OUT/tune.err" | tee -a "$LOG" || status=1
+        tail -3 "$OUT/tune.err"
+      else
+        step "tune (staged: tools/tune_staged.sh)"
+        tools/tune_staged.sh "$BIN/projkit" "$OUT/tune" ${TUNE_ARGS:-} | tee -a "$LOG" || status=1
+        [ -s "$OUT/tune/plan.json" ] && cp "$OUT/tune/plan.json" "$OUT/h200.json"
+      fi
       # Later steps (and the GPU tests, which read plans/<slug>.json) use the tuned plan.
       [ -s "$OUT/h200.json" ] && PLAN_ARGS=(--plan "$OUT/h200.json") && cp "$OUT/h200.json" plans/h200.json ;;
     sweep)
