@@ -1,6 +1,9 @@
 // Method config names, plan parsing, validation against a device, and fallback.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "../fake_device.hpp"
 #include "core/method.hpp"
 
@@ -123,4 +126,26 @@ TEST(Methods, EveryListedConfigNameParsesBackToItself) {
   auto names = list_method_configs();
   EXPECT_GE(names.size(), 2u);
   for (const auto& n : names) EXPECT_EQ(Config::parse(n).name(), n);
+}
+
+// The shipped plan must stay loadable when configs are added or dropped from a kernel's list:
+// every range names a listed config that is applicable on an H200 over the whole range.
+TEST(Plan, ShippedH200PlanNamesOnlyListedApplicableConfigs) {
+  const std::string path = std::string(PROJKIT_TEST_DATA) + "/../../plans/h200.json";
+  std::ifstream f(path);
+  ASSERT_TRUE(f) << "cannot open " << path;
+  std::stringstream text;
+  text << f.rdbuf();
+  const DeviceInfo d = fake_h200();
+  const Plan p = Plan::from_json_text(text.str(), d, true);  // strict: throws on any problem
+  EXPECT_TRUE(p.warnings.empty());
+  ASSERT_FALSE(p.families.empty());
+  int ranges = 0;
+  for (const auto& [family, rs] : p.families)
+    for (const PlanRange& r : rs) {
+      ++ranges;
+      EXPECT_EQ(method_applicability(builtin_spec(family), r.method, r.m_lo, r.m_hi, d), "")
+          << family << " m=[" << r.m_lo << "," << r.m_hi << "] " << r.method;
+    }
+  EXPECT_GT(ranges, 0);
 }
