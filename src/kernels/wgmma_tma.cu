@@ -231,8 +231,9 @@ std::vector<Config> wgmma_tma_configs() {
       // the DSMEM pull; H200 2026-12-01, b/c us, red0 twin in the same run):
       cfg(128, 5, 1, 0, 2),  // qkv M=128: 20.61/18.37 (1.116) vs red0 20.54/18.64 (1.105); rerun
                              // 20.80/18.35 (1.124) vs red0 20.67/18.72 (1.099)
-      // ---- bf16 partial tiles in the DSMEM pull (red4, E20: half the combine bytes); to be
-      // measured against their red0 twins above:
+      // ---- bf16 partial tiles in the DSMEM pull (red4, E20: half the combine bytes; H200, 100
+      // pairs, ahead of the red0 twin above in every cell but pooler bm64 M=48, e.g. qkv M=128
+      // split4 17.54 vs 18.03 us). The run-H/H2 tunes chose red4 for every wgmma_tma range:
       cfg(64, 4, 1, 1, 4),   // qkv M 33..64
       cfg(64, 2, 1, 1, 4),   // pooler / unpooler M 33..64
       cfg(128, 4, 1, 0, 4),  // qkv M 65..128

@@ -36,7 +36,7 @@
 
 namespace projkit::wgmma_tma {
 
-constexpr int kBlockN = 128;             // default W rows per CTA = kConsumerWGs x 64 (wgmma M)
+constexpr int kBlockN = 128;             // W rows per CTA = kConsumerWGs x 64 (wgmma M)
 constexpr int kBlockK = 64;              // bf16 per k-block = 128 B = one 128B-swizzle row
 constexpr int kConsumerWGs = 2;          // kRowsPerWG W rows each (one m64 wgmma per k16 step)
 constexpr int kRowsPerWG = 64;           // the wgmma M
@@ -399,6 +399,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
   auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWBytes); };
 
+  const bool bf16_partials = red == 4;  // red 0 and 4 share the DSMEM pull; 4 parks bf16 partials
   const int crank = int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
@@ -456,7 +457,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     __syncwarp();
     cluster_sync();  // partial tiles of the cluster are complete
-    if (red == 0 || red == 4) cluster_sync();  // peers are done reading this CTA's partial tile
+    if (red == 0 || red == 4) cluster_sync();  // DSMEM pull: peers are done reading this CTA's partial tile
     return;
   }
 
@@ -502,7 +503,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   consumer_bar_sync();
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
-  if (red == 4)  // P16[BM t][kStrideB] bf16
+  if (bf16_partials)  // P16[BM t][kStrideB] bf16
     park_partial<__nv_bfloat16, BM>(reinterpret_cast<__nv_bfloat16*>(smem_raw + (base - raw)), acc, c, warp, lane,
                                     kStrideB);
   else  // P[BM t][kStride] fp32
@@ -551,7 +552,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   // CTA ks reduces token rows [t_begin, t_end) of the tile over all peers, in rank order.
   const int t_begin = (BM * ks) / split, t_end = (BM * (ks + 1)) / split;
-  if (red == 4)
+  if (bf16_partials)
     pull_rows_store<__nv_bfloat16, BN>(base, kStrideB, t_begin, t_end, tid, g, split, n0, m0, m, n_out, y);
   else
     pull_rows_store<float, BN>(base, kStride, t_begin, t_end, tid, g, split, n0, m0, m, n_out, y);
