@@ -119,6 +119,28 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// ---------------------------------------------------------------- flags between CTAs, named barriers
+// Publish a flag after this thread's earlier writes and, through a preceding fence + barrier,
+// those of its barrier peers (router in-kernel zeroing: the zeroed y block).
+__device__ __forceinline__ void st_release_gpu(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+// Read a flag published by st_release_gpu: later reads and writes of this thread (and, through a
+// following barrier, of its barrier peers) are ordered after the writes it covered.
+__device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+// Named CTA barrier `id` over `n` threads (a multiple of 32): arrive without waiting ...
+__device__ __forceinline__ void bar_arrive_named(int id, int n) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+// ... or arrive and wait until all n have arrived (memory ordered across the participants).
+__device__ __forceinline__ void bar_sync_named(int id, int n) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+
 // ---------------------------------------------------------------- split-K and PDL
 // Split-K combine: one vector fp32 reduction at L2 for 4 consecutive outputs (sm_90).
 __device__ __forceinline__ void red_add_v4(float* p, const float4& v) {

@@ -14,7 +14,9 @@
 //   (all of the CTA's k-blocks when they fit the opt-in smem: every load in flight from the
 //   start). Consumers: 2 warpgroups, wgmma SS m64nTNk16 (A = W image, B = x tile), fp32
 //   accumulators. Split-K: red.global.add.v4.f32 into y zeroed by a PDL predecessor
-//   (kernels/router_splitk_pdl.cuh), as the other router kernels. No global scratch.
+//   (kernels/router_splitk_pdl.cuh), as the other router kernels, or (zw1) by a tenth "zero warp"
+//   inside the kernel (kernels/router_splitk_flags.cuh; measured equal to zw0 at M 48..128 and
+//   0.3-0.4 us faster at 192/256, ledger E-zw).
 //   Device code: router_hilo_ring.cuh.
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
@@ -45,33 +47,38 @@ constexpr int kMaxTokens = 256;  // largest wgmma N
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, unsigned*);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-KernelFn kernel_for(int tn) {
+template <int ZW>
+KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32>;
-    case 64: return router_hilo_ring_kernel<64>;
-    case 128: return router_hilo_ring_kernel<128>;
-    case 192: return router_hilo_ring_kernel<192>;
-    case 256: return router_hilo_ring_kernel<256>;
+    case 32: return router_hilo_ring_kernel<32, ZW>;
+    case 64: return router_hilo_ring_kernel<64, ZW>;
+    case 128: return router_hilo_ring_kernel<128, ZW>;
+    case 192: return router_hilo_ring_kernel<192, ZW>;
+    case 256: return router_hilo_ring_kernel<256, ZW>;
     default: return nullptr;
   }
 }
+KernelFn kernel_for(int tn, int zw) { return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr; }
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
+  int zw = 0;     // 1: y zeroed inside by a zero warp (router_splitk_flags.cuh), 0: by the PDL zero kernel
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
-Tiling tiling_of(const Config& cfg) { return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1)}; }
+Tiling tiling_of(const Config& cfg) {
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0)};
+}
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
 // (even for wgn = 1, >= 4 so a warpgroup never waits on a stage only it can release); 0: none fits.
@@ -91,6 +98,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wgn != 1 && t.wgn != 2) return "router_hilo_ring: wgn must be 1 or 2 (64-row tiles per CTA)";
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
+  if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warp)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -111,9 +119,16 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      cuda_check(cudaFuncSetAttribute(kernel_for(tn), cudaFuncAttributeMaxDynamicSharedMemorySize,
+      cuda_check(cudaFuncSetAttribute(kernel_for(tn, t_.zw), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
+      if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
+        const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
+        const std::string e = router_flags::grid_fits_one_wave(kernel_for(tn, 1), threads(),
+                                                               std::size_t(smem_bytes(tn, t_.wgn, s)), ctas,
+                                                               ctx.dev.sm_count);
+        if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
+      }
       stages_[tile_index(tn)] = s;
       max_tn_ = tn;
     }
@@ -123,6 +138,10 @@ class RouterHiloRing final : public PreparedMethod {
                                                                            int(spec_.k));
     cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
     cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
+    if (t_.zw) {
+      flags_ = DeviceBuffer(2 * std::size_t(spec_.n / (kRows * t_.wgn)) * std::size_t(t_.ts) * sizeof(unsigned));
+      cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_ring: zero the flags");
+    }
   }
 
   Status run(const RunArgs& a) const override {
@@ -138,11 +157,17 @@ class RouterHiloRing final : public PreparedMethod {
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
+    const dim3 grid(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts));
+    const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
+    if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/router_splitk_flags.cuh)
+      return router_flags::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
+                                              kernel_for(tn, 1), x_map, packed_.as<const uint8_t>(),
+                                              static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
+                                              t_.kc(spec_.k), t_.wgn, stages, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-                                dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
-                                dim3(kThreads), std::size_t(smem_bytes(tn, t_.wgn, stages)), a.stream, kernel_for(tn),
-                                x_map, packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages);
+                                grid, dim3(threads()), smem, a.stream, kernel_for(tn, 0), x_map,
+                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, static_cast<unsigned*>(nullptr));
   }
 
  private:
@@ -153,6 +178,9 @@ class RouterHiloRing final : public PreparedMethod {
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
   DeviceBuffer packed_;
+  DeviceBuffer flags_;  // zw1 only: ready[blocks], count[blocks] (block = row tile x token slice), zero between calls
+
+  int threads() const { return kThreads + 32 * t_.zw; }
 };
 
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
@@ -166,6 +194,10 @@ std::vector<Config> ring_configs() {
       // router_hilo_wgmma.split16.wgn1.ts2): M = 96..256 -0.1..-0.75 µs, M = 128 +0.1..-0.75 (machine
       // dependent); loses at M <= 64. Losing tilings and copy-path variants: ledger "router round 3".
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
+      // The same tiling in one kernel (zw1): a tenth warp zeroes y's block (K split 0) or waits for
+      // it (the other splits) while the producer streams, instead of the PDL zero kernel (~1.1 us);
+      // kernels/router_splitk_flags.cuh. Predicted -0.8..-1.1 us at every M.
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
   };
 }
 

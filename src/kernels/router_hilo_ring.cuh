@@ -31,6 +31,7 @@
 
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"  // router_hilo_split
+#include "kernels/router_splitk_flags.cuh"  // zero warp (ZW = 1)
 #include "kernels/wgmma_tma.cuh"  // mbarriers, TMA, desc_k_sw128, wgmma_m64k16 (SS, N = 32..256), wgmma fence/commit/wait
 
 namespace projkit::router_ring {
@@ -97,13 +98,17 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
 // TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
 // stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
 // guarantees kc % 64 == 0, nkb even when wgn = 1, N % (64 wgn) == 0, 1 <= mt <= TN.
-template <int TN>
-__global__ void __launch_bounds__(kThreads, 1)
+// ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = a tenth warp (warp 9, no
+// loads of its own) zeroes / waits for the zeroed y block of the CTA (router_splitk_flags.cuh;
+// cooperative launch; flags = ready[blocks], count[blocks], block = (blockIdx.z, blockIdx.y)).
+template <int TN, int ZW>
+__global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
-                            int m, int n, int k, int kc, int wgn, int stages) {
+                            int m, int n, int k, int kc, int wgn, int stages, unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
+  static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -136,6 +141,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     fence_mbar_init();
   }
   __syncthreads();
+
+  if constexpr (ZW == 1) {
+    if (warp == 2 * 4 + 1) {  // the zero warp: output block = the slice's tokens x the CTA's 64 wgn rows
+      const int blocks = int(gridDim.y * gridDim.z), b = int(blockIdx.z * gridDim.y + blockIdx.y);
+      router_flags::zero_warp_run(blockIdx.x == 0, y + int64_t(t0) * n, n, m_loc, rt0 * kRows, kRows * wgn, flags,
+                                  blocks, b, gridDim.x - 1, lane, 128 * kConsumerWGs);
+      return;
+    }
+  }
 
   if (warp == 2 * 4) {
     // ---------------- producer (one thread)
@@ -199,7 +213,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   consumer_bar_sync();
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
-  ptx::griddep_wait();  // y zeroed and visible
+  if constexpr (ZW == 1)
+    router_flags::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible
+  else
+    ptx::griddep_wait();  // y zeroed and visible
   const int tid = int(threadIdx.x);
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
   const int row0 = rt0 * kRows;

@@ -10,10 +10,16 @@
 //   y^T += hi*x^T + lo*x^T runs on mma.sync m16n8k16 (fp32 accumulate), reusing the W
 //   registers for every token group. Split-K: the 8/WN warps along K of a block are summed in
 //   smem in fixed order; the K/BK blocks along grid.x are combined by red.global.add.v4.f32
-//   into y, which a tiny kernel of the same call zeroes first. The compute kernel is a
-//   programmatic dependent launch: its weight loads overlap the zeroing and griddepcontrol.wait
-//   precedes the first atomic. No global scratch: graph replay and concurrent streams are safe
-//   (y is the caller's own output). (A cluster-of-8 DSMEM reduction instead of the atomics was
+//   into y, which must start at zero inside the call:
+//   zw0: a tiny kernel of the same call zeroes y first; the compute kernel is its programmatic
+//     dependent launch (weight loads overlap the zeroing, griddepcontrol.wait precedes the first
+//     atomic). No global scratch.
+//   zw1 (one kernel, ledger E-zw, 0.7-0.9 us faster at every M): a ninth warp per block, with no
+//     loads of its own, zeroes the output block (K split 0) or waits for its flag (the other
+//     splits) while the compute warps stream, and releases them on a named barrier
+//     (kernels/router_splitk_flags.cuh). Self-resetting flags owned by the method; cooperative
+//     launch (the whole grid is resident).
+//   Graph replay and two Projections on two streams are safe in both. (A cluster-of-8 DSMEM reduction instead of the atomics was
 //   measured 2.7 us slower at M = 1: docs/experiments-router.md, exp. 6.)
 // Constraints: fp32 weights/output, bf16 x; N % (16*WN) == 0; K % BK == 0, BK = 16*KW*(8/WN);
 //   x and y 16-byte aligned (checked in run()); K % 8 == 0.
@@ -25,6 +31,7 @@
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"
+#include "kernels/router_splitk_flags.cuh"
 #include "kernels/router_splitk_pdl.cuh"
 
 namespace projkit {
@@ -66,11 +73,15 @@ __host__ __device__ constexpr int smem_bytes(int m) {
   return nbuf * rows * S::kXRow + rows * S::kRedPerTok;
 }
 
-template <int KW, int WN, int QT>
-__global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
+// ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = one more warp (warp 8, no
+// loads of its own) zeroes / waits for the zeroed y block and hands off on a named barrier
+// (router_splitk_flags.cuh; cooperative launch, `flags` = ready[N / BN], count[N / BN]).
+template <int KW, int WN, int QT, int ZW>
+__global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
-                              float* __restrict__ y, int m, int n, int k) {
+                              float* __restrict__ y, int m, int n, int k, unsigned* __restrict__ flags) {
   using S = Shape<KW, WN, QT>;
+  static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
   extern __shared__ __align__(16) uint8_t smem[];
   const int rows = smem_rows<KW, WN, QT>(m);
   const int ngroups = (m + S::TT - 1) / S::TT;
@@ -78,6 +89,20 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
   float* red = reinterpret_cast<float*>(smem + nbuf * rows * S::kXRow);  // [warps_k][rows][BN]
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  if constexpr (ZW == 1) {
+    if (warp == kWarps) {  // the zero warp: output block = all m tokens x rows [blockIdx.y * BN, + BN)
+      router_flags::zero_warp_run(blockIdx.x == 0, y, n, m, int(blockIdx.y) * S::BN, S::BN, flags, int(gridDim.y),
+                                  int(blockIdx.y), gridDim.x - 1, lane, kThreads);
+      return;
+    }
+  }
+  // Barrier over the compute warps only (with ZW the zero warp has left).
+  auto compute_sync = [] {
+    if constexpr (ZW == 1)
+      ptx::bar_sync_named(2, kThreads);
+    else
+      __syncthreads();
+  };
   const int g = lane >> 2, tq = lane & 3;  // mma fragment coordinates
   const int wn = warp % WN, wk = warp / WN;
   const int k0 = blockIdx.x * S::BK;
@@ -122,7 +147,7 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
     } else {
       ptx::cp_async_wait<0>();
     }
-    __syncthreads();  // group grp's x visible to every warp
+    compute_sync();  // group grp's x visible to every warp
     const uint8_t* xs = smem + buf * rows * S::kXRow;
     const int t0 = grp * S::TT;
     const int mt = min(S::TT, m - t0);
@@ -166,12 +191,17 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
         rw[(t + 1) * S::BN + nl + 8] = acc[q][0][3] + acc[q][1][3];
       }
     }
-    __syncthreads();  // all warp partials of this group written
+    compute_sync();  // all warp partials of this group written
 
     const int nf4 = mt * S::BN / 4;  // live outputs of this block and group, in float4
     const int row0 = blockIdx.y * S::BN;
     float4* red4 = reinterpret_cast<float4*>(red);
-    if (grp == 0) ptx::griddep_wait();  // y zeroed and visible
+    if (grp == 0) {  // y zeroed and visible
+      if constexpr (ZW == 1)
+        router_flags::wait_for_zero_warp(kThreads);
+      else
+        ptx::griddep_wait();
+    }
     for (int f = tid; f < nf4; f += kThreads) {
       float4 sum = red4[f];
 #pragma unroll
@@ -186,58 +216,82 @@ __global__ void __launch_bounds__(kThreads, KW <= 4 ? 2 : 1)
   }
 }
 
-using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int);
+using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int, unsigned*);
 using SmemFn = int (*)(int);
 
 struct Variant {
-  int kw = 0, wn = 0;
+  int kw = 0, wn = 0, zw = 0;
   KernelFn fn = nullptr;
   SmemFn smem = nullptr;  // dynamic smem bytes for a given M
   int bk = 0, bn = 0, tt = 0;
 };
 
-template <int KW, int WN, int QT>
+template <int KW, int WN, int QT, int ZW>
 Variant make_variant() {
   using S = Shape<KW, WN, QT>;
-  return {KW, WN, router_hilo_stream_kernel<KW, WN, QT>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
+  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
 }
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
 // (never clearly fastest, numbers in docs/experiments-router.md): kw8.wn2 (32 x 512) and
 // kw4.wn2 (32 x 256, two blocks per SM).
-Variant pick_variant(int kw, int wn) {
-  if (kw == 8 && wn == 1) return make_variant<8, 1, 4>();  // 16 x 1024, 8 splits, x groups of 32
-  if (kw == 8 && wn == 4) return make_variant<8, 4, 8>();  // 64 x 256, 32 splits, x groups of 64
+Variant pick_variant(int kw, int wn, int zw) {
+  if (zw == 0) {
+    if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 0>();  // 16 x 1024, 8 splits, x groups of 32
+    if (kw == 8 && wn == 4) return make_variant<8, 4, 8, 0>();  // 64 x 256, 32 splits, x groups of 64
+  } else if (zw == 1) {
+    if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 1>();
+    if (kw == 8 && wn == 4) return make_variant<8, 4, 8, 1>();
+  }
   return {};
 }
+Variant pick_variant(const Config& cfg) { return pick_variant(cfg.get("kw", 0), cfg.get("wn", 0), cfg.get("zw", 0)); }
 
 class RouterHiloStream final : public PreparedMethod {
  public:
   RouterHiloStream(const PrepareContext& ctx, const Config& cfg)
-      : spec_(ctx.spec), v_(pick_variant(cfg.get("kw", 0), cfg.get("wn", 0))), max_m_(ctx.max_m),
+      : spec_(ctx.spec), v_(pick_variant(cfg)), max_m_(ctx.max_m),
         packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
     if (!v_.fn) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
     cuda_check(cudaFuncSetAttribute(v_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
                "router_hilo_stream: cudaFuncSetAttribute(smem)");
+    if (v_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
+      const int64_t ctas = (spec_.k / v_.bk) * (spec_.n / v_.bn);
+      const std::string err = router_flags::grid_fits_one_wave(v_.fn, threads(), std::size_t(v_.smem(max_m_)), ctas,
+                                                               ctx.dev.sm_count);
+      if (!err.empty()) throw Error(StatusCode::unsupported, "router_hilo_stream: " + err);
+      flags_ = DeviceBuffer(2 * std::size_t(spec_.n / v_.bn) * sizeof(unsigned));  // ready[], count[]
+      cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_stream: zero the flags");
+    }
     router_hilo_pack(static_cast<const float*>(ctx.w), packed_, int(spec_.n), int(spec_.k));
   }
   Status run(const RunArgs& a) const override {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_stream: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_stream: x and y must be 16-byte aligned"};
+    const dim3 grid(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1);
+    if (v_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/router_splitk_flags.cuh)
+      return router_flags::launch_cooperative("router_hilo_stream_kernel launch", grid, dim3(threads()),
+                                              std::size_t(v_.smem(a.m)), a.stream, v_.fn,
+                                              static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                              static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
+                                              flags_.as<unsigned>());
     // zero y, then the compute kernel as its programmatic dependent (kernels/router_splitk_pdl.cuh)
     return launch_zeroed_splitk("router_hilo_stream_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
-                                dim3(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1), dim3(kThreads),
-                                std::size_t(v_.smem(a.m)), a.stream, v_.fn, static_cast<const __nv_bfloat16*>(a.x),
-                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k));
+                                grid, dim3(threads()), std::size_t(v_.smem(a.m)), a.stream, v_.fn,
+                                static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
+                                static_cast<unsigned*>(nullptr));
   }
 
  private:
+  int threads() const { return kThreads + 32 * v_.zw; }
+
   ProjectionSpec spec_;
   Variant v_;
   int max_m_;
   DeviceBuffer packed_;
+  DeviceBuffer flags_;  // zw1 only: ready[N / BN], count[N / BN], zero between calls
 };
 
 std::vector<Config> stream_configs() {
@@ -248,12 +302,18 @@ std::vector<Config> stream_configs() {
       // M 33..256: 64 rows x 256 K (32 splits, 128 blocks): x re-read only N/64 = 4 times
       // (x traffic 4 x M x 16 KB instead of 16 x M x 16 KB): M = 256 16.2 us vs 21.9 for kw8.wn1.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}}},
+      // The same two tiles in one kernel (zw1): a ninth warp zeroes y's block (K split 0) or waits
+      // for it (the other splits) while the compute warps stream their weights, so neither the PDL
+      // zero kernel (~1.1 us at every M) nor session 4's zf1 flag work sits on the critical path
+      // (kernels/router_splitk_flags.cuh). Predicted: -0.8..-1.1 us at every M.
+      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 1}, {"zw", 1}}},
+      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}}},
   };
 }
 
 std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
-  const Variant v = pick_variant(cfg.get("kw", 0), cfg.get("wn", 0));
-  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4)";
+  const Variant v = pick_variant(cfg);
+  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4, zw 0 or 1)";
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
   if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";

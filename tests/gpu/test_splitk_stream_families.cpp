@@ -1,10 +1,12 @@
-// splitk_mma_l2 on the GPU: every config of the family on the four dense bf16 families at M
-// around the token-tile edges, against the lab's fp64 device reference (whole output, per row
-// and global; ~1 row in 8 is a probe row). y is poisoned first: every element of [m, n_out]
-// must be written and nothing past it. The workspace/counter self-cleaning is exercised by
-// running every M in a row on one Projection, by two CUDA-graph replays in a row, by a NaN
-// call followed by a clean call, and two Projections run concurrently on two streams.
-// Skips without an sm_90 GPU.
+// The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2
+// (fp32 workspace + counters, last CTA finishes) and fragment_stream_mma (register-streamed A
+// fragments, cluster DSMEM split-K): every config on the four dense bf16 families at M around
+// the token-tile edges where the config is applicable (each config must run somewhere), against
+// the lab's fp64 device reference (whole output, per row and global; ~1 row in 8 is a probe
+// row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
+// Self-cleaning state is exercised by running every M in a row on one Projection, by two
+// CUDA-graph replays in a row, by a NaN call followed by a clean call, and two Projections run
+// concurrently on two streams. Skips without an sm_90 GPU.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -30,9 +32,11 @@ constexpr int kMaxM = 64;
 const int kMs[] = {2, 3, 7, 8, 9, 16, 17, 31, 32, 33, 48, 64};
 const char* const kDense[] = {"qkv", "o", "pooler", "unpooler"};
 
-std::vector<std::string> family_configs() {
+class SplitkStream : public ::testing::TestWithParam<const char*> {};
+
+std::vector<std::string> family_configs(const char* family) {
   std::vector<std::string> names;
-  const KernelFamily* fam = find_kernel_family("splitk_mma_l2");
+  const KernelFamily* fam = find_kernel_family(family);
   if (fam)
     for (const Config& c : fam->configs()) names.push_back(c.name());
   return names;
@@ -70,17 +74,26 @@ void poison(const ProjectionSpec& spec, void* y, cudaStream_t s) {
   poison_output(y, std::size_t(kMaxM) * std::size_t(spec.n), spec.out_dtype, s);
 }
 
-std::unique_ptr<Projection> make(const ProjectionSpec& spec, const void* w, const std::string& method) {
+std::unique_ptr<Projection> make(const ProjectionSpec& spec, const void* w, const std::string& method, int max_m) {
   ProjectionOptions opts;
-  opts.max_m = kMaxM;
+  opts.max_m = max_m;
   return std::make_unique<Projection>(make_single_method_projection(spec, w, method, opts));
 }
 
-TEST(SplitkMmaL2, AllConfigsMatchFp64Reference) {
+// Is config c applicable to spec at every M in ms (on this device)?
+bool applicable(const ProjectionSpec& spec, const std::string& c, std::initializer_list<int> ms) {
+  const DeviceInfo dev = DeviceInfo::query(0);
+  for (int m : ms)
+    if (!method_applicability(spec, c, m, m, dev).empty()) return false;
+  return true;
+}
+
+TEST_P(SplitkStream, AllConfigsMatchFp64Reference) {
   PROJKIT_REQUIRE_SM90(nullptr);
   const DeviceInfo dev = DeviceInfo::query(0);
-  const std::vector<std::string> cfgs = family_configs();
-  ASSERT_FALSE(cfgs.empty()) << "splitk_mma_l2 not registered";
+  const std::vector<std::string> cfgs = family_configs(GetParam());
+  ASSERT_FALSE(cfgs.empty()) << GetParam() << " not registered";
+  std::vector<int> runs(cfgs.size(), 0);  // checked (family, M) cases per config
   for (const char* fname : kDense) {
     const ProjectionSpec& spec = builtin_spec(fname);
     SCOPED_TRACE(spec.name);
@@ -90,15 +103,22 @@ TEST(SplitkMmaL2, AllConfigsMatchFp64Reference) {
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<std::unique_ptr<Projection>> ps;
     for (const std::string& c : cfgs) {
-      const std::string why = method_applicability(spec, c, 1, kMaxM, dev);
-      ASSERT_EQ(why, "") << c;  // every config is meant to cover the four dense families
-      ps.push_back(make(spec, w.get(), c));
+      int m_hi = 0;  // the largest M of kMs the config takes here (configs cover 1..m_hi)
+      for (int m : kMs)
+        if (method_applicability(spec, c, 1, m, dev).empty()) m_hi = m;
+      if (m_hi == 0) {
+        ps.push_back(nullptr);
+        continue;
+      }
+      ps.push_back(make(spec, w.get(), c, m_hi));
     }
     Checker chk(spec);
     for (int m : kMs) {
       fill_activations(x.get(), m, spec.k, 300 + uint64_t(m), nullptr);
       chk.reference(m, x.get(), w.get());
       for (std::size_t i = 0; i < ps.size(); ++i) {
+        if (!ps[i] || m > ps[i]->max_m()) continue;
+        ++runs[i];
         SCOPED_TRACE(cfgs[i] + " M=" + std::to_string(m));
         poison(spec, y.get(), nullptr);
         const Status st = ps[i]->run(x.get(), m, y.get(), nullptr);
@@ -111,13 +131,14 @@ TEST(SplitkMmaL2, AllConfigsMatchFp64Reference) {
       }
     }
   }
+  for (std::size_t i = 0; i < cfgs.size(); ++i) EXPECT_GT(runs[i], 0) << cfgs[i] << " never applicable";
 }
 
 // Two replays of one captured call in a row: the second only passes if the first left the
 // workspace and counters clean. qkv M = 9 (full N) and unpooler M = 7 (the 1024-row slice).
-TEST(SplitkMmaL2, GraphReplayedTwiceStaysCorrect) {
+TEST_P(SplitkStream, GraphReplayedTwiceStaysCorrect) {
   PROJKIT_REQUIRE_SM90(nullptr);
-  const std::vector<std::string> cfgs = family_configs();
+  const std::vector<std::string> cfgs = family_configs(GetParam());
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   for (auto [fname, m] : {std::pair<const char*, int>{"qkv", 9}, {"unpooler", 7}}) {
@@ -130,8 +151,9 @@ TEST(SplitkMmaL2, GraphReplayedTwiceStaysCorrect) {
     chk.reference(m, x.get(), w.get());
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     for (const std::string& c : cfgs) {
+      if (!applicable(spec, c, {m})) continue;
       SCOPED_TRACE(spec.name + " " + c + " M=" + std::to_string(m));
-      const auto p = make(spec, w.get(), c);
+      const auto p = make(spec, w.get(), c, m);
       cudaGraph_t g;
       ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), cudaSuccess);
       const Status st = p->run(x.get(), m, y.get(), s);
@@ -155,29 +177,34 @@ TEST(SplitkMmaL2, GraphReplayedTwiceStaysCorrect) {
 }
 
 // Two Projections (same config, different weights) running at once on two streams, three calls
-// each interleaved: each owns its workspace, so both stay correct.
-TEST(SplitkMmaL2, TwoProjectionsOnTwoStreams) {
+// each interleaved: each owns its workspace, so both stay correct. qkv at M = 17 and 33, or at
+// M = 3 and 8 for configs whose x slice only fits smem at small M.
+TEST_P(SplitkStream, TwoProjectionsOnTwoStreams) {
   PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("qkv");
-  const int ma = 17, mb = 33;
   DeviceBuffer wa(spec.weight_bytes()), wb(spec.weight_bytes());
   DeviceBuffer xa(std::size_t(kMaxM) * std::size_t(spec.k) * 2), xb(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
   DeviceBuffer ya(std::size_t(kMaxM) * std::size_t(spec.n) * 2), yb(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
   fill_weights(wa.get(), spec, 31, nullptr);
   fill_weights(wb.get(), spec, 32, nullptr);
-  fill_activations(xa.get(), ma, spec.k, 33, nullptr);
-  fill_activations(xb.get(), mb, spec.k, 34, nullptr);
-  Checker ca(spec), cb(spec);
-  ca.reference(ma, xa.get(), wa.get());
-  cb.reference(mb, xb.get(), wb.get());
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaStream_t s1, s2;
   ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
   ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
-  for (const std::string& c : family_configs()) {
-    SCOPED_TRACE(c);
-    const auto pa = make(spec, wa.get(), c);
-    const auto pb = make(spec, wb.get(), c);
+  int tested = 0;
+  for (const std::string& c : family_configs(GetParam())) {
+    const bool wide = applicable(spec, c, {17, 33});
+    if (!wide && !applicable(spec, c, {3, 8})) continue;
+    const int ma = wide ? 17 : 3, mb = wide ? 33 : 8;
+    SCOPED_TRACE(c + " M=" + std::to_string(ma) + "," + std::to_string(mb));
+    fill_activations(xa.get(), ma, spec.k, 33, nullptr);
+    fill_activations(xb.get(), mb, spec.k, 34, nullptr);
+    Checker ca(spec), cb(spec);
+    ca.reference(ma, xa.get(), wa.get());
+    cb.reference(mb, xb.get(), wb.get());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const auto pa = make(spec, wa.get(), c, mb);
+    const auto pb = make(spec, wb.get(), c, mb);
     poison(spec, ya.get(), s1);
     poison(spec, yb.get(), s2);
     for (int rep = 0; rep < 3; ++rep) {
@@ -189,14 +216,16 @@ TEST(SplitkMmaL2, TwoProjectionsOnTwoStreams) {
     const Metrics ra = ca.check(ma, ya.get()), rb = cb.check(mb, yb.get());
     EXPECT_TRUE(ra.pass) << "stream 1: " << ra.reason;
     EXPECT_TRUE(rb.pass) << "stream 2: " << rb.reason;
+    ++tested;
   }
+  EXPECT_GT(tested, 0);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
 }
 
 // NaN in x row 2 makes y row 2 all NaN (fp32 adds propagate it) and leaves the other rows
 // finite; the next clean call is correct again (the NaN workspace tile was reset).
-TEST(SplitkMmaL2, NanPropagatesAndDoesNotPersist) {
+TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
   PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("pooler");
   const int m = 8;
@@ -206,9 +235,10 @@ TEST(SplitkMmaL2, NanPropagatesAndDoesNotPersist) {
   fill_activations(x.get(), m, spec.k, 42, nullptr);
   Checker chk(spec);
   chk.reference(m, x.get(), w.get());
-  for (const std::string& c : family_configs()) {
+  for (const std::string& c : family_configs(GetParam())) {
+    if (!applicable(spec, c, {m})) continue;
     SCOPED_TRACE(c);
-    const auto p = make(spec, w.get(), c);
+    const auto p = make(spec, w.get(), c, m);
     set_activation(x.get(), 2 * spec.k + 77, std::numeric_limits<float>::quiet_NaN(), nullptr);
     poison(spec, y.get(), nullptr);
     ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
@@ -234,5 +264,7 @@ TEST(SplitkMmaL2, NanPropagatesAndDoesNotPersist) {
     EXPECT_TRUE(r.pass) << "after NaN call: " << r.reason;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream, ::testing::Values("splitk_mma_l2", "fragment_stream_mma"));
 
 }  // namespace

@@ -1,0 +1,115 @@
+// router_splitk_flags: the split-K output protocol of the router kernels in ONE kernel, with the
+// zeroing and the flag traffic on a dedicated warp ("zero warp", config key zw1).
+// Regime: router_hilo_stream / router_hilo_ring add their K-split partials into y with
+//   red.global.add, so y must be zero before the first add of the call. The PDL protocol
+//   (router_splitk_pdl.cuh) zeroes y in a kernel of its own: that second graph node costs ~1.1 us
+//   at every M (ledger, session 4 "Router round 4" (a)). Session 4's in-kernel attempt (zf1, commit
+//   4d770cd) cost as much; there the flag work sat on the critical path: the owner's warp 0 zeroed,
+//   fenced and published BEFORE issuing its own weight loads (the fence waits for them otherwise),
+//   and a peer's thread 0 (a compute thread) spun on the flag and took a returning atomic before
+//   its warp could use its weights.
+// Mechanism: one extra warp per CTA, with no loads of its own in flight, does all of it while the
+//   compute warps stream their weights:
+//   - owner CTA (K split 0 of an output block: rows x tokens shared by the split CTAs): zero the
+//     block, __threadfence, publish ready[b] = 1 (st.release.gpu);
+//   - every other CTA of the block: spin on ready[b] (ld.acquire.gpu, nanosleep back-off), then
+//     check in (count[b] += 1); the last peer resets ready[b] = count[b] = 0 for the next call
+//     (every peer has seen ready by then, and the owner never reads the flags after publishing);
+//   - then bar.arrive on a named barrier; the compute warps bar.sync on it right before their
+//     first red.global.add, which orders every add after the owner's zeros (release/acquire at
+//     gpu scope, then CTA barrier).
+//   The flags live in a buffer owned by the prepared method, zeroed once at prepare and left zero
+//   by every call (self-resetting: CUDA-graph replays need nothing). One Projection runs on one
+//   stream at a time (the library contract); two Projections own separate flags.
+// Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
+//   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
+//   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
+//   check the residency at prepare (grid_fits_one_wave). y rows 16-byte aligned, cols % 4 == 0.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <utility>
+
+#include "core/method.hpp"
+#include "kernels/ptx.cuh"
+
+namespace projkit::router_flags {
+
+// Named barrier id of the zero warp's hand-off (ids 0..2 are taken by __syncthreads and the
+// kernels' own named barriers).
+constexpr int kFlagBarrier = 3;
+
+// Owner (one warp, lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols, then publish.
+__device__ __forceinline__ void zero_warp_owner(float* y, int64_t ld, int rows, int col0, int cols, unsigned* ready,
+                                                int lane) {
+  const int c4 = cols / 4;
+  for (int i = lane; i < rows * c4; i += 32)
+    *reinterpret_cast<float4*>(y + int64_t(i / c4) * ld + col0 + (i % c4) * 4) = make_float4(0.f, 0.f, 0.f, 0.f);
+  __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
+  __syncwarp();
+  if (lane == 0) ptx::st_release_gpu(ready, 1u);
+}
+
+// Peer (one warp): wait for the owner's zeros, check in; the last of the `peers` resets the flags.
+__device__ __forceinline__ void zero_warp_peer(unsigned* ready, unsigned* count, unsigned peers, int lane) {
+  if (lane == 0) {
+    while (ptx::ld_acquire_gpu(ready) == 0u) __nanosleep(64);
+    if (atomicAdd(count, 1u) == peers - 1u) {  // every peer has passed the wait above
+      *count = 0u;
+      *ready = 0u;
+    }
+  }
+  __syncwarp();
+}
+
+// The zero warp's whole job: owner or peer of output block b (ready = flags + b,
+// count = flags + blocks + b), then the hand-off to the `compute_threads` compute threads, which
+// call wait_for_zero_warp() before their first red.global.add.
+__device__ __forceinline__ void zero_warp_run(bool owner, float* y, int64_t ld, int rows, int col0, int cols,
+                                              unsigned* flags, int blocks, int b, unsigned peers, int lane,
+                                              int compute_threads) {
+  if (owner)
+    zero_warp_owner(y, ld, rows, col0, cols, flags + b, lane);
+  else
+    zero_warp_peer(flags + b, flags + blocks + b, peers, lane);
+  ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);
+}
+__device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
+  ptx::bar_sync_named(kFlagBarrier, compute_threads + 32);
+}
+
+// Host: can all `grid_ctas` CTAs of `fn` (block threads, dynamic smem) be resident at once?
+// "" or the reason (the cooperative launch would fail).
+template <class Fn>
+std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t grid_ctas, int sm_count) {
+  int per_sm = 0;
+  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem);
+  if (e != cudaSuccess) return std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor: ") + cudaGetErrorString(e);
+  if (int64_t(per_sm) * sm_count < grid_ctas)
+    return "zero warp (zw1): the grid of " + std::to_string(grid_ctas) + " CTAs is not co-resident (" +
+           std::to_string(per_sm) + " per SM x " + std::to_string(sm_count) + " SMs)";
+  return "";
+}
+
+// Launch `fn<<<grid, block, smem, stream>>>(args...)` cooperatively (all CTAs co-resident or a
+// launch error). Launch only (graph-capturable); every launch checked.
+template <class... KArgs, class... Args>
+Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                          void (*fn)(KArgs...), Args&&... args) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  cudaLaunchConfig_t lc = {};
+  lc.gridDim = grid;
+  lc.blockDim = block;
+  lc.dynamicSmemBytes = smem;
+  lc.stream = stream;
+  lc.attrs = attr;
+  lc.numAttrs = 1;
+  cudaError_t e = cudaLaunchKernelEx(&lc, fn, std::forward<Args>(args)...);
+  if (e != cudaSuccess) return cuda_status(e, what);
+  return cuda_status(cudaGetLastError(), what);
+}
+
+}  // namespace projkit::router_flags
