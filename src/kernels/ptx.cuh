@@ -148,6 +148,13 @@ __device__ __forceinline__ void red_add_v4(float* p, const float4& v) {
                : "memory");
 }
 
+// Split-K combine into a bf16 output: eight bf16 adds at L2 (16 bytes, 4 x bf16x2, sm_90), each
+// rounded to bf16 (no flush of subnormals). The order of the adds to one address is not fixed.
+__device__ __forceinline__ void red_add_bf16x8(void* p, const uint4& v) {
+  asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+}
+
 // Programmatic dependent launch: block until the preceding kernel has finished and its
 // stores are visible (a dependent's first write to what the predecessor wrote).
 __device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }

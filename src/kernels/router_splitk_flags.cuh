@@ -21,6 +21,7 @@
 //   The flags live in a buffer owned by the prepared method, zeroed once at prepare and left zero
 //   by every call (self-resetting: CUDA-graph replays need nothing). One Projection runs on one
 //   stream at a time (the library contract); two Projections own separate flags.
+// Also used by wgmma_tma's red5 (bf16 y, bf16x2 atomics; the producer warpgroup's second warp).
 // Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
 //   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
@@ -40,12 +41,14 @@ namespace projkit::router_flags {
 // kernels' own named barriers).
 constexpr int kFlagBarrier = 3;
 
-// Owner (one warp, lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols, then publish.
-__device__ __forceinline__ void zero_warp_owner(float* y, int64_t ld, int rows, int col0, int cols, unsigned* ready,
+// Owner (one warp, lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols (16-byte
+// stores: cols * sizeof(T) % 16 == 0, rows 16-byte aligned), then publish.
+template <class T>
+__device__ __forceinline__ void zero_warp_owner(T* y, int64_t ld, int rows, int col0, int cols, unsigned* ready,
                                                 int lane) {
-  const int c4 = cols / 4;
-  for (int i = lane; i < rows * c4; i += 32)
-    *reinterpret_cast<float4*>(y + int64_t(i / c4) * ld + col0 + (i % c4) * 4) = make_float4(0.f, 0.f, 0.f, 0.f);
+  const int c16 = cols * int(sizeof(T)) / 16;  // 16-byte chunks per row
+  for (int i = lane; i < rows * c16; i += 32)
+    reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
   __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
   __syncwarp();
   if (lane == 0) ptx::st_release_gpu(ready, 1u);
@@ -66,7 +69,8 @@ __device__ __forceinline__ void zero_warp_peer(unsigned* ready, unsigned* count,
 // The zero warp's whole job: owner or peer of output block b (ready = flags + b,
 // count = flags + blocks + b), then the hand-off to the `compute_threads` compute threads, which
 // call wait_for_zero_warp() before their first red.global.add.
-__device__ __forceinline__ void zero_warp_run(bool owner, float* y, int64_t ld, int rows, int col0, int cols,
+template <class T>
+__device__ __forceinline__ void zero_warp_run(bool owner, T* y, int64_t ld, int rows, int col0, int cols,
                                               unsigned* flags, int blocks, int b, unsigned peers, int lane,
                                               int compute_threads) {
   if (owner)

@@ -13,14 +13,20 @@
 //   or, with red2, through a workspace of per-CTA fp32 slots owned by the prepared method
 //   (written and read inside one call after a cluster barrier: no counters, no spinning,
 //   nothing to reset; one Projection runs on one stream at a time, like every workspace
-//   here). Replay-safe either way. Device code: wgmma_tma.cuh.
+//   here), or, with red5 (E24), without a cluster: each K split adds its bf16-rounded partial
+//   tile into y with bf16x2 atomics, y zeroed inside the call by a "zero warp" of K split 0
+//   and published by a self-resetting flag (kernels/router_splitk_flags.cuh; cooperative
+//   launch), so the split count is no longer bounded by cluster co-residency (qkv split7,
+//   pooler split4) and no CTA waits for its peers' partials. Replay-safe either way. Device
+//   code: wgmma_tma.cuh.
 //   Where the time goes (issue 6 E11 phase stamps, pooler M=128): ~3 us until the first
 //   stage lands, the main loop ends near the HBM read floor, then 3.5-4 us of split-K
 //   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay; it is
 //   bound by bytes per SM, not by when it runs (E19: a skewed chain through L2 lost), and
 //   red4 takes 0.2-1.0 us of it off.
 // Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
-//   x 16-byte aligned, y 8-byte aligned; sm_90a; split <= 8 (portable cluster size);
+//   x 16-byte aligned, y 8-byte aligned (red5: 16-byte); sm_90a; split <= 8 (portable cluster size);
+//   red5: mc = 1, one CTA per SM and the whole grid resident (<= SM count CTAs at every m);
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
 
@@ -43,7 +49,12 @@ using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
-                          float*, unsigned long long*);
+                          float*, unsigned*, unsigned long long*);
+
+// red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
+int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
+  return (spec.out_cols(m) / kBlockN) * int64_t(split) * ((m + bm - 1) / bm);
+}
 
 // One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
 // BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
@@ -83,9 +94,21 @@ class WgmmaTma final : public PreparedMethod {
     }
     cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-    // The cluster (one CTA per SM, `split` of them) must be schedulable at all.
-    if (max_active_clusters() < 1)
+    if (red_ == 5) {
+      // No cluster; the K splits of a tile wait on its K split 0 (zero warp), so the whole grid
+      // must be resident: cooperative launch, grid <= blocks per SM x SMs (checked per call).
+      if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no cluster)");
+      int per_sm = 0;
+      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, kThreads, std::size_t(smem_)),
+                 "wgmma_tma: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      resident_ctas_ = int64_t(per_sm) * ctx.dev.sm_count;
+      if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
+      const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
+      flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // ready[tiles], count[tiles]
+      cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "wgmma_tma: zero the red5 flags");
+    } else if (max_active_clusters() < 1) {  // the cluster (one CTA per SM, `split` of them) must be schedulable
       throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
+    }
 #ifdef PROJKIT_WGMMA_STAMPS
     stamps_init(cfg);
 #endif
@@ -124,10 +147,20 @@ class WgmmaTma final : public PreparedMethod {
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
     cudaLaunchConfig_t lc = launch_config(dim3(n_tiles * unsigned(split_), m_tiles, 1), a.stream);
     cudaLaunchAttribute attr = cluster_attr();
+    if (red_ == 5) {  // no cluster: a cooperative grid (the zero warp's flags need every CTA resident)
+      if (int64_t(n_tiles) * split_ * m_tiles > resident_ctas_)
+        return {StatusCode::invalid_argument, "wgmma_tma: red5 grid at this m exceeds the resident CTAs (cooperative)"};
+      if ((reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
+        return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
+      attr = cudaLaunchAttribute{};
+      attr.id = cudaLaunchAttributeCooperative;
+      attr.val.cooperative = 1;
+    }
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_, ws_.as<float>(), stamps_);
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
+                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -155,6 +188,8 @@ class WgmmaTma final : public PreparedMethod {
   bool xfit_;
   int red_;
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
+  DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
+  int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
   int smem_ = 0;
   EncodeTiledFn encode_;
   KernelFn kernel_;
@@ -251,6 +286,27 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(256, 5, 1, 1, 4),  // qkv M 224..256: 24.2-24.4 vs 24.9-25.4 (1.03-1.04, = the bm128.split3 plan)
       cfg(256, 3, 1, 0, 4),  // pooler M 224 / 240 / 256: 36.74/34.05 1.081, 35.10/34.21 1.023, 1.010
       cfg(256, 2, 1, 1, 4),  // unpooler M 224: 31.58/28.82 1.092; 240 / 256 1.00 / 0.98
+      // ---- bf16 atomics into a y zeroed by a zero warp (red5, E24): no cluster, so the split is
+      // free of cluster co-residency (qkv 18 N tiles x 7 = 126 CTAs, pooler 32 x 4 = 128,
+      // unpooler / o 64 x 2 = 128); grids up to one CTA per SM (cooperative). Measured (H200,
+      // call z4, 100 pairs, us, shipped-plan method in brackets): qkv 14.72-15.49 at M 17..64
+      // (15.36-15.76), 16.35 / 17.06 at 96 / 128 (17.54 / 17.54), 18.66 at 192 (20.61), 19.92 at
+      // 256 (24.61); pooler 21.66-22.56 at 17..64 (22.24-23.71), 23.90 / 24.90 at 96 / 128
+      // (25.04 / 25.73), 26.88 at 192 (28.35), 28.29 at 256 (baseline 34.26); unpooler
+      // 21.47-22.24 at 17..64 (21.58-22.61), 23.74 / 24.24 at 96 / 128 (baseline 23.94 / 24.58),
+      // 26.11 at 192 (25.38), 28.86 at 256 (28.51); o loses everywhere (9.1-12.8 vs 7.2-9.1).
+      cfg(64, 7, 1, 1, 5),   // qkv M 17..64
+      cfg(128, 7, 1, 1, 5),  // qkv M 65..128
+      cfg(192, 7, 1, 1, 5),  // qkv M 129..192
+      cfg(256, 7, 1, 1, 5),  // qkv M 193..256
+      cfg(64, 4, 1, 1, 5),   // pooler M 17..64
+      cfg(128, 4, 1, 1, 5),  // pooler M 65..128
+      cfg(192, 4, 1, 1, 5),  // pooler M 129..192
+      cfg(256, 4, 1, 1, 5),  // pooler M 193..256
+      cfg(64, 2, 1, 1, 5),   // unpooler M 17..64
+      cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
+      cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
+      cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -294,8 +350,20 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  if (red != 0 && red != 2 && red != 4)
-    return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2) or 4 (DSMEM pull of bf16 partials)";
+  if (red != 0 && red != 2 && red != 4 && red != 5)
+    return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
+  if (red == 5) {
+    if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
+    // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid
+    // must be resident at every m of the range.
+    if (2 * std::size_t(smem_bytes(bm, bn, stages)) <= dev.smem_per_block_optin)
+      return "wgmma_tma: red5 assumes one CTA per SM (ring > half the opt-in smem)";
+    for (int m = std::max(m_lo, 1); m <= m_hi; ++m)
+      if (red5_grid_ctas(spec, bm, split, m) > dev.sm_count)
+        return "wgmma_tma: red5 grid at m=" + std::to_string(m) + " (" +
+               std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
+               std::to_string(dev.sm_count) + " SMs (cooperative launch)";
+  }
   if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
     return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +
            " B) exceeds the opt-in limit";

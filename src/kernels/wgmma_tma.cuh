@@ -25,6 +25,15 @@
 // reduced-precision split-K reduction cuBLAS itself uses for bf16 GEMMs by default (torch's
 // allow_bf16_reduced_precision_reduction); bf16 keeps fp32's exponent range, so Inf/NaN
 // propagate, and a probe row (one nonzero x entry) has one nonzero partial, exact in bf16.
+// red = 5 (E24): no cluster. The K splits of an output tile are plain CTAs (ks = blockIdx.x %
+// split); each parks its partial tile as bf16 (as red4) and adds it into y with
+// red.global.add.noftz.v4.bf16x2 (16 bytes per add). y starts at zero inside the call: the
+// producer warpgroup's second warp is the router's "zero warp" (router_splitk_flags.cuh): in K
+// split 0 it zeroes the tile's live rows of y and publishes a flag, in the other splits it waits
+// for the flag, and the consumers pass a named barrier with it before their first add.
+// Cooperative launch (every CTA resident, one per SM). The adds round to bf16 one by one, so
+// with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
+// order-free); a probe row still has one nonzero partial, exact.
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
 // `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11).
 #pragma once
@@ -33,6 +42,9 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
+
+#include "kernels/ptx.cuh"                  // red_add_bf16x8 (red5)
+#include "kernels/router_splitk_flags.cuh"  // the zero warp (red5)
 
 namespace projkit::wgmma_tma {
 
@@ -195,6 +207,12 @@ __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtens
 __device__ __forceinline__ float4 ld_smem_f4(uint32_t addr) {
   float4 v;
   asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr) : "memory");
+  return v;
+}
+// 16-byte local smem read as raw bits (8 bf16 of a parked partial tile).
+__device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
   return v;
 }
 // Nanosecond global timer (dev phase probe only).
@@ -381,6 +399,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
+                     unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
@@ -399,8 +418,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
   auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWBytes); };
 
-  const bool bf16_partials = red == 4;  // red 0 and 4 share the DSMEM pull; 4 parks bf16 partials
-  const int crank = int(cluster_ctarank());
+  const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
+  const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
+  const int crank = atomic_combine ? int(blockIdx.x % unsigned(split)) : int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
   const int n0 = (int(blockIdx.x / unsigned(split * mc)) * mc + g) * BN;
@@ -428,7 +448,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     fence_mbar_init();
   }
-  cluster_sync();  // peers' barriers exist before any multicast or remote arrive
+  if (atomic_combine)
+    __syncthreads();  // no cluster (red5): the barriers exist before the producer's first load
+  else
+    cluster_sync();  // peers' barriers exist before any multicast or remote arrive
 
   if (wg == 0) {
     // ---------------- producer
@@ -454,7 +477,15 @@ __global__ void __launch_bounds__(kThreads, 1)
                                 m0 + g * slice_rows, mask, pol_x);
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
+    } else if (atomic_combine && threadIdx.x / 32 == 1) {
+      // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
+      const int n_tiles = int(gridDim.x) / split;
+      const int live = min(BM, m - m0);
+      router_flags::zero_warp_run(ks == 0, y + int64_t(m0) * n_out, n_out, live, n0, BN, flags,
+                                  int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
+                                  unsigned(split - 1), int(threadIdx.x) & 31, 128 * kConsumerWGs);
     }
+    if (atomic_combine) return;  // no cluster barrier to join
     __syncwarp();
     cluster_sync();  // partial tiles of the cluster are complete
     if (red == 0 || red == 4) cluster_sync();  // DSMEM pull: peers are done reading this CTA's partial tile
@@ -509,6 +540,20 @@ __global__ void __launch_bounds__(kThreads, 1)
   else  // P[BM t][kStride] fp32
     park_partial<float, BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
+  if (atomic_combine) {
+    // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
+    consumer_bar_sync();                                   // every consumer's fragments are parked
+    router_flags::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (K split 0's zero warp)
+    constexpr int kChunks = BN / 8;
+    const int live = min(BM, m - m0);
+    for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
+      const int t = i / kChunks, c = i % kChunks;
+      ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
+    }
+    stamp(5);
+    stamp(6);
+    return;
+  }
   if (red == 2) {
     // Through L2: copy the rows other CTAs own into this CTA's global slot (coalesced v4),
     // cluster barrier (release/acquire at cluster scope covers global memory), then each owner
