@@ -96,24 +96,33 @@ std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t gri
   return "";
 }
 
-// Launch `fn<<<grid, block, smem, stream>>>(args...)` cooperatively (all CTAs co-resident or a
-// launch error). Launch only (graph-capturable); every launch checked.
+// Launch `fn<<<grid, block, smem, stream>>>(args...)` with one launch attribute (cooperative
+// here; programmatic stream serialization in router_splitk_pdl.cuh). Launch only
+// (graph-capturable); every launch checked.
 template <class... KArgs, class... Args>
-Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-                          void (*fn)(KArgs...), Args&&... args) {
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeCooperative;
-  attr[0].val.cooperative = 1;
+Status launch_with_attribute(const char* what, const cudaLaunchAttribute& attr, dim3 grid, dim3 block,
+                             std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
+  cudaLaunchAttribute attrs[1] = {attr};
   cudaLaunchConfig_t lc = {};
   lc.gridDim = grid;
   lc.blockDim = block;
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
-  lc.attrs = attr;
+  lc.attrs = attrs;
   lc.numAttrs = 1;
   cudaError_t e = cudaLaunchKernelEx(&lc, fn, std::forward<Args>(args)...);
   if (e != cudaSuccess) return cuda_status(e, what);
   return cuda_status(cudaGetLastError(), what);
+}
+
+// Launch cooperatively: all CTAs co-resident or a launch error (never a hang of the peers).
+template <class... KArgs, class... Args>
+Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                          void (*fn)(KArgs...), Args&&... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeCooperative;
+  attr.val.cooperative = 1;
+  return launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace projkit::router_flags

@@ -15,6 +15,7 @@
 
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
+#include "kernels/router_splitk_flags.cuh"  // launch_with_attribute
 
 namespace projkit {
 namespace {
@@ -37,19 +38,10 @@ Status launch_zeroed_splitk(const char* what, float* y, int64_t n_floats, dim3 g
   Status zs = cuda_status(cudaGetLastError(), "router_zero_kernel launch");
   if (!zs.ok()) return zs;
   // 2) compute, as a programmatic dependent of the zeroing
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t lc = {};
-  lc.gridDim = grid;
-  lc.blockDim = block;
-  lc.dynamicSmemBytes = smem;
-  lc.stream = stream;
-  lc.attrs = attr;
-  lc.numAttrs = 1;
-  cudaError_t e = cudaLaunchKernelEx(&lc, fn, std::forward<Args>(args)...);
-  if (e != cudaSuccess) return cuda_status(e, what);
-  return cuda_status(cudaGetLastError(), what);
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  return router_flags::launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace
