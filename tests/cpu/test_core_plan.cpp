@@ -149,3 +149,22 @@ TEST(Plan, ShippedH200PlanNamesOnlyListedApplicableConfigs) {
     }
   EXPECT_GT(ranges, 0);
 }
+
+// wgmma_tma red5 (split-K by atomics, cooperative launch: every CTA resident, one per SM) is
+// applicable exactly where its grid fits the SMs: qkv bm128.split7 = 18 N tiles x 7 = 126 CTAs
+// for one token tile (M <= 128), 252 for two (M >= 129); and it names the violated limit.
+TEST(Methods, Red5GridMustFitTheSms) {
+  const DeviceInfo d = fake_h200();
+  const std::string qkv7 = "wgmma_tma.bn128.bm128.split7.mc1.stages6.xfit1.red5";
+  EXPECT_EQ(method_applicability(builtin_spec("qkv"), qkv7, 1, 128, d), "");
+  const std::string why = method_applicability(builtin_spec("qkv"), qkv7, 100, 129, d);
+  EXPECT_NE(why.find("m=129"), std::string::npos) << why;
+  EXPECT_NE(why.find("252 CTAs"), std::string::npos) << why;
+  // The same grid on a device with fewer SMs is refused at M <= 128 too (126 > 100).
+  DeviceInfo small = d;
+  small.sm_count = 100;
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), qkv7, 1, 1, small), "");
+  // pooler bm256.split4 = 32 x 4 = 128 CTAs at every M up to 256.
+  EXPECT_EQ(method_applicability(builtin_spec("pooler"), "wgmma_tma.bn128.bm256.split4.mc1.stages4.xfit1.red5", 1, 256, d),
+            "");
+}
