@@ -1,6 +1,7 @@
 // The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2
-// (fp32 workspace + counters, last CTA finishes) and fragment_stream_mma (register-streamed A
-// fragments, cluster DSMEM split-K): every config on the four dense bf16 families at M around
+// (fp32 workspace + counters, last CTA finishes), fragment_stream_mma (register-streamed A
+// fragments, cluster DSMEM split-K) and wgmma_tma's red5 configs (bf16 atomics, zero-warp
+// flags): every config on the four dense bf16 families at M around
 // the token-tile edges where the config is applicable (each config must run somewhere), against
 // the lab's fp64 device reference (whole output, per row and global; ~1 row in 8 is a probe
 // row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
@@ -34,11 +35,16 @@ const char* const kDense[] = {"qkv", "o", "pooler", "unpooler"};
 
 class SplitkStream : public ::testing::TestWithParam<const char*> {};
 
-std::vector<std::string> family_configs(const char* family) {
+// The configs of `param` = "kernel" or "kernel:text" (only the configs whose name contains text).
+std::vector<std::string> family_configs(const char* param) {
+  const std::string p(param);
+  const std::size_t colon = p.find(':');
+  const std::string kernel = p.substr(0, colon), has = colon == std::string::npos ? "" : p.substr(colon + 1);
   std::vector<std::string> names;
-  const KernelFamily* fam = find_kernel_family(family);
+  const KernelFamily* fam = find_kernel_family(kernel);
   if (fam)
-    for (const Config& c : fam->configs()) names.push_back(c.name());
+    for (const Config& c : fam->configs())
+      if (c.name().find(has) != std::string::npos) names.push_back(c.name());
   return names;
 }
 
@@ -265,6 +271,9 @@ TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream, ::testing::Values("splitk_mma_l2", "fragment_stream_mma"));
+// wgmma_tma red5 (bf16 atomics into a y zeroed by the zero warp, flags per prepared method,
+// cooperative launch) joins for the same checks, two Projections on two streams included.
+INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
+                         ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5"));
 
 }  // namespace
