@@ -15,7 +15,7 @@
 //   start). Consumers: 2 warpgroups, wgmma SS m64nTNk16 (A = W image, B = x tile), fp32
 //   accumulators. Split-K: red.global.add.v4.f32 into y zeroed by a PDL predecessor
 //   (kernels/router_splitk_pdl.cuh), as the other router kernels, or (zw1) by a tenth "zero warp"
-//   inside the kernel (kernels/router_splitk_flags.cuh; measured equal to zw0 at M 48..128 and
+//   inside the kernel (kernels/splitk_zero_warp.cuh; measured equal to zw0 at M 48..128 and
 //   0.3-0.4 us faster at 192/256, ledger E-zw).
 //   Device code: router_hilo_ring.cuh.
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
@@ -70,7 +70,7 @@ struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
-  int zw = 0;     // 1: y zeroed inside by a zero warp (router_splitk_flags.cuh), 0: by the PDL zero kernel
+  int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -124,7 +124,7 @@ class RouterHiloRing final : public PreparedMethod {
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
         const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
-        const std::string e = router_flags::grid_fits_one_wave(kernel_for(tn, 1), threads(),
+        const std::string e = zero_warp::grid_fits_one_wave(kernel_for(tn, 1), threads(),
                                                                std::size_t(smem_bytes(tn, t_.wgn, s)), ctas,
                                                                ctx.dev.sm_count);
         if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
@@ -159,8 +159,8 @@ class RouterHiloRing final : public PreparedMethod {
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
     const dim3 grid(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts));
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/router_splitk_flags.cuh)
-      return router_flags::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
+    if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
+      return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
                                               kernel_for(tn, 1), x_map, packed_.as<const uint8_t>(),
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
                                               t_.kc(spec_.k), t_.wgn, stages, flags_.as<unsigned>());
@@ -196,7 +196,7 @@ std::vector<Config> ring_configs() {
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
       // The same tiling in one kernel (zw1): a tenth warp zeroes y's block (K split 0) or waits for
       // it (the other splits) while the producer streams, instead of the PDL zero kernel (~1.1 us);
-      // kernels/router_splitk_flags.cuh. Predicted -0.8..-1.1 us at every M.
+      // kernels/splitk_zero_warp.cuh. Predicted -0.8..-1.1 us at every M.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
   };
 }

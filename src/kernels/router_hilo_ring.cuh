@@ -31,7 +31,7 @@
 
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"  // router_hilo_split
-#include "kernels/router_splitk_flags.cuh"  // zero warp (ZW = 1)
+#include "kernels/splitk_zero_warp.cuh"  // zero warp (ZW = 1)
 #include "kernels/wgmma_tma.cuh"  // mbarriers, TMA, desc_k_sw128, wgmma_m64k16 (SS, N = 32..256), wgmma fence/commit/wait
 
 namespace projkit::router_ring {
@@ -99,7 +99,7 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
 // stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
 // guarantees kc % 64 == 0, nkb even when wgn = 1, N % (64 wgn) == 0, 1 <= mt <= TN.
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = a tenth warp (warp 9, no
-// loads of its own) zeroes / waits for the zeroed y block of the CTA (router_splitk_flags.cuh;
+// loads of its own) zeroes / waits for the zeroed y block of the CTA (splitk_zero_warp.cuh;
 // cooperative launch; flags = ready[blocks], count[blocks], block = (blockIdx.z, blockIdx.y)).
 template <int TN, int ZW>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   if constexpr (ZW == 1) {
     if (warp == 2 * 4 + 1) {  // the zero warp: output block = the slice's tokens x the CTA's 64 wgn rows
       const int blocks = int(gridDim.y * gridDim.z), b = int(blockIdx.z * gridDim.y + blockIdx.y);
-      router_flags::zero_warp_run(blockIdx.x == 0, y + int64_t(t0) * n, n, m_loc, rt0 * kRows, kRows * wgn, flags,
+      zero_warp::zero_warp_run(blockIdx.x == 0, y + int64_t(t0) * n, n, m_loc, rt0 * kRows, kRows * wgn, flags,
                                   blocks, b, gridDim.x - 1, lane, 128 * kConsumerWGs);
       return;
     }
@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
   if constexpr (ZW == 1)
-    router_flags::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible
+    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible
   else
     ptx::griddep_wait();  // y zeroed and visible
   const int tid = int(threadIdx.x);

@@ -17,7 +17,7 @@
 //   zw1 (one kernel, ledger E-zw, 0.7-0.9 us faster at every M): a ninth warp per block, with no
 //     loads of its own, zeroes the output block (K split 0) or waits for its flag (the other
 //     splits) while the compute warps stream, and releases them on a named barrier
-//     (kernels/router_splitk_flags.cuh). Self-resetting flags owned by the method; cooperative
+//     (kernels/splitk_zero_warp.cuh). Self-resetting flags owned by the method; cooperative
 //     launch (the whole grid is resident).
 //   Graph replay and two Projections on two streams are safe in both. (A cluster-of-8 DSMEM reduction instead of the atomics was
 //   measured 2.7 us slower at M = 1: docs/experiments-router.md, exp. 6.)
@@ -31,7 +31,7 @@
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"
-#include "kernels/router_splitk_flags.cuh"
+#include "kernels/splitk_zero_warp.cuh"
 #include "kernels/router_splitk_pdl.cuh"
 
 namespace projkit {
@@ -39,6 +39,7 @@ namespace {
 
 constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
+constexpr int kComputeBarrier = 2;  // zw1: named barrier of the 8 compute warps (0: __syncthreads, 3: the zero warp's)
 constexpr int kFragBytes = 1024;  // one packed 16x16 tile: hi (512 B) + lo (512 B)
 
 // KW: k16 steps per warp held in registers (2*KW uint4 of W per lane);
@@ -75,7 +76,7 @@ __host__ __device__ constexpr int smem_bytes(int m) {
 
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = one more warp (warp 8, no
 // loads of its own) zeroes / waits for the zeroed y block and hands off on a named barrier
-// (router_splitk_flags.cuh; cooperative launch, `flags` = ready[N / BN], count[N / BN]).
+// (splitk_zero_warp.cuh; cooperative launch, `flags` = ready[N / BN], count[N / BN]).
 template <int KW, int WN, int QT, int ZW>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
@@ -91,7 +92,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   if constexpr (ZW == 1) {
     if (warp == kWarps) {  // the zero warp: output block = all m tokens x rows [blockIdx.y * BN, + BN)
-      router_flags::zero_warp_run(blockIdx.x == 0, y, n, m, int(blockIdx.y) * S::BN, S::BN, flags, int(gridDim.y),
+      zero_warp::zero_warp_run(blockIdx.x == 0, y, n, m, int(blockIdx.y) * S::BN, S::BN, flags, int(gridDim.y),
                                   int(blockIdx.y), gridDim.x - 1, lane, kThreads);
       return;
     }
@@ -99,7 +100,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
   // Barrier over the compute warps only (with ZW the zero warp has left).
   auto compute_sync = [] {
     if constexpr (ZW == 1)
-      ptx::bar_sync_named(2, kThreads);
+      ptx::bar_sync_named(kComputeBarrier, kThreads);
     else
       __syncthreads();
   };
@@ -198,7 +199,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     float4* red4 = reinterpret_cast<float4*>(red);
     if (grp == 0) {  // y zeroed and visible
       if constexpr (ZW == 1)
-        router_flags::wait_for_zero_warp(kThreads);
+        zero_warp::wait_for_zero_warp(kThreads);
       else
         ptx::griddep_wait();
     }
@@ -257,7 +258,7 @@ class RouterHiloStream final : public PreparedMethod {
                "router_hilo_stream: cudaFuncSetAttribute(smem)");
     if (v_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
       const int64_t ctas = (spec_.k / v_.bk) * (spec_.n / v_.bn);
-      const std::string err = router_flags::grid_fits_one_wave(v_.fn, threads(), std::size_t(v_.smem(max_m_)), ctas,
+      const std::string err = zero_warp::grid_fits_one_wave(v_.fn, threads(), std::size_t(v_.smem(max_m_)), ctas,
                                                                ctx.dev.sm_count);
       if (!err.empty()) throw Error(StatusCode::unsupported, "router_hilo_stream: " + err);
       flags_ = DeviceBuffer(2 * std::size_t(spec_.n / v_.bn) * sizeof(unsigned));  // ready[], count[]
@@ -270,8 +271,8 @@ class RouterHiloStream final : public PreparedMethod {
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_stream: x and y must be 16-byte aligned"};
     const dim3 grid(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1);
-    if (v_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/router_splitk_flags.cuh)
-      return router_flags::launch_cooperative("router_hilo_stream_kernel launch", grid, dim3(threads()),
+    if (v_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
+      return zero_warp::launch_cooperative("router_hilo_stream_kernel launch", grid, dim3(threads()),
                                               std::size_t(v_.smem(a.m)), a.stream, v_.fn,
                                               static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
@@ -305,7 +306,7 @@ std::vector<Config> stream_configs() {
       // The same two tiles in one kernel (zw1): a ninth warp zeroes y's block (K split 0) or waits
       // for it (the other splits) while the compute warps stream their weights, so neither the PDL
       // zero kernel (~1.1 us at every M) nor session 4's zf1 flag work sits on the critical path
-      // (kernels/router_splitk_flags.cuh). Predicted: -0.8..-1.1 us at every M.
+      // (kernels/splitk_zero_warp.cuh). Predicted: -0.8..-1.1 us at every M.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 1}, {"zw", 1}}},
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}}},
   };

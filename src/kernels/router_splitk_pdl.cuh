@@ -15,7 +15,7 @@
 
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
-#include "kernels/router_splitk_flags.cuh"  // launch_with_attribute
+#include "kernels/splitk_zero_warp.cuh"  // launch_with_attribute
 
 namespace projkit {
 namespace {
@@ -41,7 +41,7 @@ Status launch_zeroed_splitk(const char* what, float* y, int64_t n_floats, dim3 g
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
-  return router_flags::launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
+  return zero_warp::launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 //   nothing to reset; one Projection runs on one stream at a time, like every workspace
 //   here), or, with red5 (E24), without a cluster: each K split adds its bf16-rounded partial
 //   tile into y with bf16x2 atomics, y zeroed inside the call by a "zero warp" of K split 0
-//   and published by a self-resetting flag (kernels/router_splitk_flags.cuh; cooperative
+//   and published by a self-resetting flag (kernels/splitk_zero_warp.cuh; cooperative
 //   launch), so the split count is no longer bounded by cluster co-residency (qkv split7,
 //   pooler split4) and no CTA waits for its peers' partials. Replay-safe either way. Device
 //   code: wgmma_tma.cuh.
@@ -98,10 +98,7 @@ class WgmmaTma final : public PreparedMethod {
       // No cluster; the K splits of a tile wait on its K split 0 (zero warp), so the whole grid
       // must be resident: cooperative launch, grid <= blocks per SM x SMs (checked per call).
       if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no cluster)");
-      int per_sm = 0;
-      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, kThreads, std::size_t(smem_)),
-                 "wgmma_tma: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      resident_ctas_ = int64_t(per_sm) * ctx.dev.sm_count;
+      resident_ctas_ = zero_warp::resident_ctas(kernel_, kThreads, std::size_t(smem_), ctx.dev.sm_count);
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
       const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
       flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // ready[tiles], count[tiles]

@@ -28,7 +28,7 @@
 // red = 5 (E24): no cluster. The K splits of an output tile are plain CTAs (ks = blockIdx.x %
 // split); each parks its partial tile as bf16 (as red4) and adds it into y with
 // red.global.add.noftz.v4.bf16x2 (16 bytes per add). y starts at zero inside the call: the
-// producer warpgroup's second warp is the router's "zero warp" (router_splitk_flags.cuh): in K
+// producer warpgroup's second warp is the router's "zero warp" (splitk_zero_warp.cuh): in K
 // split 0 it zeroes the tile's live rows of y and publishes a flag, in the other splits it waits
 // for the flag, and the consumers pass a named barrier with it before their first add.
 // Cooperative launch (every CTA resident, one per SM). The adds round to bf16 one by one, so
@@ -44,7 +44,7 @@
 #include <cstdint>
 
 #include "kernels/ptx.cuh"                  // red_add_bf16x8 (red5)
-#include "kernels/router_splitk_flags.cuh"  // the zero warp (red5)
+#include "kernels/splitk_zero_warp.cuh"  // the zero warp (red5)
 
 namespace projkit::wgmma_tma {
 
@@ -481,7 +481,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = int(gridDim.x) / split;
       const int live = min(BM, m - m0);
-      router_flags::zero_warp_run(ks == 0, y + int64_t(m0) * n_out, n_out, live, n0, BN, flags,
+      zero_warp::zero_warp_run(ks == 0, y + int64_t(m0) * n_out, n_out, live, n0, BN, flags,
                                   int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
                                   unsigned(split - 1), int(threadIdx.x) & 31, 128 * kConsumerWGs);
     }
@@ -543,7 +543,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
     consumer_bar_sync();                                   // every consumer's fragments are parked
-    router_flags::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (K split 0's zero warp)
+    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (K split 0's zero warp)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
     for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {

@@ -1,7 +1,8 @@
-// router_splitk_flags: the split-K output protocol of the router kernels in ONE kernel, with the
-// zeroing and the flag traffic on a dedicated warp ("zero warp", config key zw1).
-// Regime: router_hilo_stream / router_hilo_ring add their K-split partials into y with
-//   red.global.add, so y must be zero before the first add of the call. The PDL protocol
+// splitk_zero_warp: a split-K output protocol in ONE kernel, with the zeroing of the output and
+// the flag traffic on a dedicated warp (the "zero warp"). Users: router_hilo_stream and
+// router_hilo_ring (config key zw1: fp32 atomics) and wgmma_tma (red5: bf16x2 atomics).
+// Regime: those kernels add their K-split partials into y with red.global.add, so y must be
+//   zero before the first add of the call. For the router: The PDL protocol
 //   (router_splitk_pdl.cuh) zeroes y in a kernel of its own: that second graph node costs ~1.1 us
 //   at every M (ledger, session 4 "Router round 4" (a)). Session 4's in-kernel attempt (zf1, commit
 //   4d770cd) cost as much; there the flag work sat on the critical path: the owner's warp 0 zeroed,
@@ -21,11 +22,11 @@
 //   The flags live in a buffer owned by the prepared method, zeroed once at prepare and left zero
 //   by every call (self-resetting: CUDA-graph replays need nothing). One Projection runs on one
 //   stream at a time (the library contract); two Projections own separate flags.
-// Also used by wgmma_tma's red5 (bf16 y, bf16x2 atomics; the producer warpgroup's second warp).
+// In wgmma_tma (red5) the zero warp is the producer warpgroup's second warp.
 // Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
 //   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
-//   check the residency at prepare (grid_fits_one_wave). y rows 16-byte aligned, cols % 4 == 0.
+//   check the residency at prepare (resident_ctas). y rows 16-byte aligned, cols * sizeof(T) % 16 == 0.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -35,7 +36,7 @@
 #include "core/method.hpp"
 #include "kernels/ptx.cuh"
 
-namespace projkit::router_flags {
+namespace projkit::zero_warp {
 
 // Named barrier id of the zero warp's hand-off (ids 0..2 are taken by __syncthreads and the
 // kernels' own named barriers).
@@ -83,16 +84,23 @@ __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
   ptx::bar_sync_named(kFlagBarrier, compute_threads + 32);
 }
 
-// Host: can all `grid_ctas` CTAs of `fn` (block threads, dynamic smem) be resident at once?
-// "" or the reason (the cooperative launch would fail).
+// Host: how many CTAs of `fn` (block threads, dynamic smem) the device holds at once (a
+// cooperative grid may be at most this large). Throws Error(cuda_error) if the query fails.
+template <class Fn>
+int64_t resident_ctas(Fn fn, int threads, std::size_t smem, int sm_count) {
+  int per_sm = 0;
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor (zero warp: cooperative grid)");
+  return int64_t(per_sm) * sm_count;
+}
+
+// Host: "" if all `grid_ctas` CTAs can be resident at once, else the reason.
 template <class Fn>
 std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t grid_ctas, int sm_count) {
-  int per_sm = 0;
-  const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem);
-  if (e != cudaSuccess) return std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor: ") + cudaGetErrorString(e);
-  if (int64_t(per_sm) * sm_count < grid_ctas)
-    return "zero warp (zw1): the grid of " + std::to_string(grid_ctas) + " CTAs is not co-resident (" +
-           std::to_string(per_sm) + " per SM x " + std::to_string(sm_count) + " SMs)";
+  const int64_t resident = resident_ctas(fn, threads, smem, sm_count);
+  if (resident < grid_ctas)
+    return "zero warp: the cooperative grid of " + std::to_string(grid_ctas) + " CTAs is not co-resident (" +
+           std::to_string(resident) + " resident on " + std::to_string(sm_count) + " SMs)";
   return "";
 }
 
@@ -125,4 +133,4 @@ Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t s
   return launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
-}  // namespace projkit::router_flags
+}  // namespace projkit::zero_warp
