@@ -16,6 +16,7 @@ extern const KernelFamily kWgmmaTma;          // src/kernels/wgmma_tma.cu
 extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.cu
 extern const KernelFamily kRouterHiloRing;    // src/kernels/router_hilo_ring.cu
 extern const KernelFamily kRouterGemvF32;     // src/kernels/router_gemv_f32.cu
+extern const KernelFamily kKpermStreamMma;    // src/kernels/kperm_stream_mma.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -31,6 +32,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterHiloWgmma,
       &kRouterHiloRing,
       &kRouterGemvF32,
+      &kKpermStreamMma,
   };
   return all;
 }

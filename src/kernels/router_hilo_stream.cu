@@ -234,8 +234,8 @@ Variant make_variant() {
 }
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
-// (never clearly fastest, numbers in docs/experiments-router.md): kw8.wn2 (32 x 512) and
-// kw4.wn2 (32 x 256, two blocks per SM).
+// (never clearly fastest, numbers in the ledger, router run 3): kw8.wn2 (32 x 512) and the
+// zw0 kw4.wn2 (32 x 256, two blocks per SM); kw4.wn2 is back with the zero warp (E27).
 Variant pick_variant(int kw, int wn, int zw) {
   if (zw == 0) {
     if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 0>();  // 16 x 1024, 8 splits, x groups of 32
@@ -243,6 +243,7 @@ Variant pick_variant(int kw, int wn, int zw) {
   } else if (zw == 1) {
     if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 1>();
     if (kw == 8 && wn == 4) return make_variant<8, 4, 8, 1>();
+    if (kw == 4 && wn == 2) return make_variant<4, 2, 4, 1>();  // 32 x 256, 32 splits, 256 blocks (2 per SM)
   }
   return {};
 }
@@ -309,12 +310,18 @@ std::vector<Config> stream_configs() {
       // (kernels/splitk_zero_warp.cuh). Predicted: -0.8..-1.1 us at every M.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 1}, {"zw", 1}}},
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}}},
+      // E27 (not yet timed): 32 rows x 256 K per block, 256 blocks at two per SM (cooperative:
+      // all resident), 32 splits like kw8.wn4 but half the W registers per block. Router run 3
+      // (zw0, PDL zero kernel) had it 0.3-0.5 us ahead of kw8.wn4 at M 1..32 (7.27 vs 7.66 at
+      // M = 32); since zw1 took 0.6-0.9 us off both shipped tiles, the question is whether it
+      // beats kw8.wn4.zw1 where the plan uses that (M 6..70, 1.36x the floor at M = 32).
+      Config{"router_hilo_stream", {{"kw", 4}, {"wn", 2}, {"zw", 1}}},
   };
 }
 
 std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const Variant v = pick_variant(cfg);
-  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4, zw 0 or 1)";
+  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 with zw1)";
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
   if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";

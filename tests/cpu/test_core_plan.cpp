@@ -168,3 +168,20 @@ TEST(Methods, Red5GridMustFitTheSms) {
   EXPECT_EQ(method_applicability(builtin_spec("pooler"), "wgmma_tma.bn128.bm256.split4.mc1.stages4.xfit1.red5", 1, 256, d),
             "");
 }
+
+// kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
+// violated limit: token count, whole chunk rounds per warp (o's K = 1024 is too short for
+// 16 warps x 8 chunks of 32), row tiles of the output (the unpooler's 1024-row slice at M <= 8).
+TEST(Methods, KpermStreamMmaLimits) {
+  const DeviceInfo d = fake_h200();
+  const std::string deep = "kperm_stream_mma.rt1.wr1.wk16.u8", wide = "kperm_stream_mma.rt4.wr1.wk8.u2";
+  for (const char* f : {"qkv", "pooler", "unpooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), deep, 1, 32, d), "") << f;
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), deep, 1, 33, d).find("m must be in 1..32"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("o"), deep, 1, 8, d).find("K % (32 * wk * u)"), std::string::npos);
+  EXPECT_EQ(method_applicability(builtin_spec("o"), wide, 1, 32, d), "");
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "kperm_stream_mma.rt3.wr1.wk8.u2", 1, 8, d).find("not"),
+            std::string::npos);
+  for (const std::string& c : list_method_configs())
+    if (c.rfind("kperm_stream_mma.", 0) == 0)
+      EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 32, d), "") << c;
+}

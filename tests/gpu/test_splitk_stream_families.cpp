@@ -1,7 +1,8 @@
 // The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2
 // (fp32 workspace + counters, last CTA finishes), fragment_stream_mma (register-streamed A
 // fragments, cluster DSMEM split-K) and wgmma_tma's red5 configs (bf16 atomics, zero-warp
-// flags): every config on the four dense bf16 families at M around
+// flags) and kperm_stream_mma (K-permuted fragments straight from row-major W, no split
+// across CTAs): every config on the four dense bf16 families at M around
 // the token-tile edges where the config is applicable (each config must run somewhere), against
 // the lab's fp64 device reference (whole output, per row and global; ~1 row in 8 is a probe
 // row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
@@ -274,6 +275,7 @@ TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
 // wgmma_tma red5 (bf16 atomics into a y zeroed by the zero warp, flags per prepared method,
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
-                         ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5"));
+                         ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5",
+                                           "kperm_stream_mma"));
 
 }  // namespace
