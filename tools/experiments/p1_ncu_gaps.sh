@@ -31,6 +31,8 @@ pooler1-gemv pooler 1 gemv_stream.rows2.warps8 gemv_stream_kernel
 pooler8-kperm pooler 8 kperm_stream_mma.rt2.wr1.wk8.u4 kperm_stream_mma_kernel
 slice8-kperm unpooler 8 kperm_stream_mma.rt1.wr1.wk16.u8 kperm_stream_mma_kernel
 router256-ring router 256 router_hilo_ring.split16.wgn1.ts2.zw1 router_hilo_ring_kernel
+router128-ring router 128 router_hilo_ring.split16.wgn1.ts2.zw1 router_hilo_ring_kernel
+router128-wgmma router 128 router_hilo_wgmma.split16.wgn1.ts2 router_hilo_wgmma_kernel
 router32-stream router 32 router_hilo_stream.kw8.wn4.zw1 router_hilo_stream_kernel
 LIST
 )
