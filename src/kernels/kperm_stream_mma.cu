@@ -188,6 +188,8 @@ struct KpermShapeId {
 constexpr KpermShapeId kShapes[] = {
     {1, 1, 16, 8},  // 8 rows x 16 warps: unpooler slice 128 CTAs, all 8 chunks of a warp in flight
     {1, 1, 8, 8},   // 8 rows x 8 warps: slice 128 CTAs with 16 chunks per warp
+    {1, 1, 8, 4},   // the same, half the loads in flight: fewer registers, more CTAs per SM
+                    // (qkv 288 / pooler 512 CTAs in one wave: finer balance over the SMs)
     {2, 1, 8, 4},   // 16 rows x 8 warps: pooler 256 CTAs, qkv 144
     {2, 1, 8, 8},   // the same with twice the loads in flight (8 KB of W per warp at M <= 16)
     {2, 2, 4, 4},   // 32 rows (two row warps share x through L1): pooler 128, qkv 72, unpooler 256
@@ -204,6 +206,7 @@ KpermKernel pick_tok(int m) {
 KpermKernel select(int rt, int wr, int wk, int u, int m) {
   if (rt == 1 && wr == 1 && wk == 16 && u == 8) return pick_tok<1, 1, 16, 8>(m);
   if (rt == 1 && wr == 1 && wk == 8 && u == 8) return pick_tok<1, 1, 8, 8>(m);
+  if (rt == 1 && wr == 1 && wk == 8 && u == 4) return pick_tok<1, 1, 8, 4>(m);
   if (rt == 2 && wr == 1 && wk == 8 && u == 4) return pick_tok<2, 1, 8, 4>(m);
   if (rt == 2 && wr == 1 && wk == 8 && u == 8) return pick_tok<2, 1, 8, 8>(m);
   if (rt == 2 && wr == 2 && wk == 4 && u == 4) return pick_tok<2, 2, 4, 4>(m);
