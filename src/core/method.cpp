@@ -56,6 +56,13 @@ void cuda_check(cudaError_t e, const char* what) {
     throw Error(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }
 
+int64_t resident_ctas(const void* kernel, int threads, std::size_t smem, int sm_count, const char* what) {
+  int per_sm = 0;
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
+             (std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor (") + what + ")").c_str());
+  return int64_t(per_sm) * sm_count;
+}
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes) cuda_check(cudaMalloc(&p_, bytes), "cudaMalloc (DeviceBuffer)");
 }

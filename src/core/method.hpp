@@ -80,6 +80,10 @@ const KernelFamily* find_kernel_family(std::string_view name);
 // Helpers shared by kernel families.
 Status cuda_status(cudaError_t e, const char* what);  // ok when e == cudaSuccess
 void cuda_check(cudaError_t e, const char* what);     // throws Error(cuda_error)
+// How many CTAs of `kernel` (a __global__ function, cast to const void*) with `threads` threads
+// and `smem` bytes of dynamic smem the device holds at once: blocks per SM x sm_count (a
+// grid-stride grid, or the largest cooperative grid). Throws Error(cuda_error) naming `what`.
+int64_t resident_ctas(const void* kernel, int threads, std::size_t smem, int sm_count, const char* what);
 
 // A device buffer owned by a PreparedMethod (freed in the destructor).
 class DeviceBuffer {

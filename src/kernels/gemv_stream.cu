@@ -162,11 +162,10 @@ class GemvStream final : public PreparedMethod {
       const int m = 1 << i;  // 1, 2, 4, 8
       GemvKernel kern = select(rows, warps, m);
       if (!kern) throw Error(StatusCode::unsupported, "gemv_stream: rows/warps pair not compiled");
-      int occ = 0;
-      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, warps * 32, 0),
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (gemv_stream)");
-      if (occ < 1) throw Error(StatusCode::unsupported, "gemv_stream: kernel cannot be resident on an SM");
-      max_blocks_[i] = occ * ctx.dev.sm_count;
+      const int64_t resident =
+          resident_ctas(reinterpret_cast<const void*>(kern), warps * 32, 0, ctx.dev.sm_count, "gemv_stream");
+      if (resident < 1) throw Error(StatusCode::unsupported, "gemv_stream: kernel cannot be resident on an SM");
+      max_blocks_[i] = int(resident);
     }
   }
 

@@ -13,7 +13,7 @@
 //   Each warp owns 8*RT W rows over K / WK columns and keeps U chunks of loads in flight in a
 //   rotating register buffer (W: ld.global.nc L1::no_allocate + L2 evict-first, read once;
 //   x: the L1-cached read-only path, re-read by every warp of the SM). The WK warps along K of
-//   a CTA are summed in smem in fixed order (deterministic); there is no split across CTAs, so
+//   a CTA (at least two) are summed in smem in fixed order (deterministic); there is no split across CTAs, so
 //   nothing to combine, no workspace, no counters: graph replay and concurrent streams are
 //   safe by construction. Grid = min(tiles, resident CTAs), grid-stride over row tiles.
 // Constraints: bf16 W / x / y; m in 1..32; K % (32 * WK * U) == 0; out_cols(m) % (8 * RT * WR)
@@ -43,7 +43,7 @@ template <int TOK, int RT, int WR, int WK, int U>
 struct KpermShape {
   static_assert(TOK == 8 || TOK == 16 || TOK == 32, "TOK: 8, 16 or 32 tokens");
   static_assert(RT == 1 || RT == 2 || RT == 4, "RT: 1, 2 or 4 n8 row tiles per warp");
-  static_assert(WR * WK >= 1 && WR * WK <= 16, "1..16 warps per CTA");
+  static_assert(WK >= 2 && WR * WK <= 16, "2..16 warps per CTA, at least two along K");
   static_assert(U == 2 || U == 4 || U == 8, "U: 2, 4 or 8 chunks in flight");
   // 32 tokens double the x loads per chunk: half the chunks in flight keep the buffer in
   // registers (K % (32 * WK * U) == 0 covers both depths).
@@ -54,7 +54,7 @@ struct KpermShape {
   static constexpr int kMTiles = (TOK + 15) / 16;   // m16 token tiles
   static constexpr int kRowsWarp = 8 * RT;
   static constexpr int kRowsCta = kRowsWarp * WR;   // W rows per CTA tile
-  static constexpr int kRedFloats = WK > 1 ? WK * TOK * kRowsCta : 1;  // smem partials
+  static constexpr int kRedFloats = WK * TOK * kRowsCta;  // smem partials
   static_assert(kRedFloats * 4 <= 48 * 1024, "partials must fit static smem");
 };
 
@@ -135,47 +135,34 @@ __global__ void __launch_bounds__(KpermShape<TOK, RT, WR, WK, U>::kThreads)
     }
 
     // acc[i][r]: {token 16i + g, 16i + g + 8} x {W rows row0 + 8r + 2t, + 1}
-    if constexpr (WK == 1) {
 #pragma unroll
-      for (int i = 0; i < S::kMTiles; ++i)
+    for (int i = 0; i < S::kMTiles; ++i)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int tok = 16 * i + 8 * h + g;
-          if (tok < m)
+      for (int h = 0; h < 2; ++h) {
+        const int tok = 16 * i + 8 * h + g;
+        if (tok < TOK)
 #pragma unroll
-            for (int r = 0; r < RT; ++r)
-              store_bf16x2(y + std::size_t(tok) * n_out + row0 + 8 * r + 2 * t, acc[i][r][2 * h], acc[i][r][2 * h + 1]);
-        }
-    } else {
-#pragma unroll
-      for (int i = 0; i < S::kMTiles; ++i)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int tok = 16 * i + 8 * h + g;
-          if (tok < TOK)
-#pragma unroll
-            for (int r = 0; r < RT; ++r) {
-              float* p = red + (wk * TOK + tok) * S::kRowsCta + wr * S::kRowsWarp + 8 * r + 2 * t;
-              *reinterpret_cast<float2*>(p) = make_float2(acc[i][r][2 * h], acc[i][r][2 * h + 1]);
-            }
-        }
-      __syncthreads();
-      constexpr int kPairs = TOK * S::kRowsCta / 2;
-      for (int p = threadIdx.x; p < kPairs; p += S::kThreads) {
-        const int tok = (2 * p) / S::kRowsCta, row = (2 * p) % S::kRowsCta;
-        if (tok < m) {
-          float2 s = *reinterpret_cast<const float2*>(red + tok * S::kRowsCta + row);
-#pragma unroll
-          for (int q = 1; q < WK; ++q) {  // fixed order: deterministic
-            const float2 v = *reinterpret_cast<const float2*>(red + (q * TOK + tok) * S::kRowsCta + row);
-            s.x += v.x;
-            s.y += v.y;
+          for (int r = 0; r < RT; ++r) {
+            float* p = red + (wk * TOK + tok) * S::kRowsCta + wr * S::kRowsWarp + 8 * r + 2 * t;
+            *reinterpret_cast<float2*>(p) = make_float2(acc[i][r][2 * h], acc[i][r][2 * h + 1]);
           }
-          store_bf16x2(y + std::size_t(tok) * n_out + std::size_t(tile) * S::kRowsCta + row, s.x, s.y);
-        }
       }
-      __syncthreads();  // red is reused by the next tile
+    __syncthreads();
+    constexpr int kPairs = TOK * S::kRowsCta / 2;
+    for (int p = threadIdx.x; p < kPairs; p += S::kThreads) {
+      const int tok = (2 * p) / S::kRowsCta, row = (2 * p) % S::kRowsCta;
+      if (tok < m) {
+        float2 s = *reinterpret_cast<const float2*>(red + tok * S::kRowsCta + row);
+#pragma unroll
+        for (int q = 1; q < WK; ++q) {  // fixed order: deterministic
+          const float2 v = *reinterpret_cast<const float2*>(red + (q * TOK + tok) * S::kRowsCta + row);
+          s.x += v.x;
+          s.y += v.y;
+        }
+        store_bf16x2(y + std::size_t(tok) * n_out + std::size_t(tile) * S::kRowsCta + row, s.x, s.y);
+      }
     }
+    __syncthreads();  // red is reused by the next tile
   }
 }
 
@@ -196,38 +183,39 @@ constexpr KpermShapeId kShapes[] = {
     {4, 1, 8, 2},   // 32 rows, x reused 4x per load
 };
 
+// Token capacity slot of a call: 0 (TOK 8), 1 (16), 2 (32).
+constexpr int kTokSlots = 3;
+int tok_slot(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : 2; }
+
 template <int RT, int WR, int WK, int U>
-KpermKernel pick_tok(int m) {
-  if (m <= 8) return kperm_stream_mma_kernel<8, RT, WR, WK, U>;
-  if (m <= 16) return kperm_stream_mma_kernel<16, RT, WR, WK, U>;
+KpermKernel pick_tok(int slot) {
+  if (slot == 0) return kperm_stream_mma_kernel<8, RT, WR, WK, U>;
+  if (slot == 1) return kperm_stream_mma_kernel<16, RT, WR, WK, U>;
   return kperm_stream_mma_kernel<32, RT, WR, WK, U>;
 }
 
-KpermKernel select(int rt, int wr, int wk, int u, int m) {
-  if (rt == 1 && wr == 1 && wk == 16 && u == 8) return pick_tok<1, 1, 16, 8>(m);
-  if (rt == 1 && wr == 1 && wk == 8 && u == 8) return pick_tok<1, 1, 8, 8>(m);
-  if (rt == 1 && wr == 1 && wk == 8 && u == 4) return pick_tok<1, 1, 8, 4>(m);
-  if (rt == 2 && wr == 1 && wk == 8 && u == 4) return pick_tok<2, 1, 8, 4>(m);
-  if (rt == 2 && wr == 1 && wk == 8 && u == 8) return pick_tok<2, 1, 8, 8>(m);
-  if (rt == 2 && wr == 2 && wk == 4 && u == 4) return pick_tok<2, 2, 4, 4>(m);
-  if (rt == 4 && wr == 1 && wk == 8 && u == 2) return pick_tok<4, 1, 8, 2>(m);
+KpermKernel select(int rt, int wr, int wk, int u, int slot) {
+  if (rt == 1 && wr == 1 && wk == 16 && u == 8) return pick_tok<1, 1, 16, 8>(slot);
+  if (rt == 1 && wr == 1 && wk == 8 && u == 8) return pick_tok<1, 1, 8, 8>(slot);
+  if (rt == 1 && wr == 1 && wk == 8 && u == 4) return pick_tok<1, 1, 8, 4>(slot);
+  if (rt == 2 && wr == 1 && wk == 8 && u == 4) return pick_tok<2, 1, 8, 4>(slot);
+  if (rt == 2 && wr == 1 && wk == 8 && u == 8) return pick_tok<2, 1, 8, 8>(slot);
+  if (rt == 2 && wr == 2 && wk == 4 && u == 4) return pick_tok<2, 2, 4, 4>(slot);
+  if (rt == 4 && wr == 1 && wk == 8 && u == 2) return pick_tok<4, 1, 8, 2>(slot);
   return nullptr;
 }
-
-int tok_index(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : 2; }
 
 class KpermStreamMma final : public PreparedMethod {
  public:
   KpermStreamMma(const PrepareContext& ctx, const KpermShapeId& s) : spec_(ctx.spec), w_(ctx.w), s_(s) {
     const int threads = 32 * s.wr * s.wk;
-    for (int i = 0; i < 3; ++i) {
-      KpermKernel kern = select(s.rt, s.wr, s.wk, s.u, i == 0 ? 8 : i == 1 ? 16 : 32);
+    for (int slot = 0; slot < kTokSlots; ++slot) {
+      KpermKernel kern = select(s.rt, s.wr, s.wk, s.u, slot);
       if (!kern) throw Error(StatusCode::unsupported, "kperm_stream_mma: shape not compiled");
-      int occ = 0;
-      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, threads, 0),
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (kperm_stream_mma)");
-      if (occ < 1) throw Error(StatusCode::unsupported, "kperm_stream_mma: kernel cannot be resident on an SM");
-      max_blocks_[i] = occ * ctx.dev.sm_count;
+      const int64_t resident =
+          resident_ctas(reinterpret_cast<const void*>(kern), threads, 0, ctx.dev.sm_count, "kperm_stream_mma");
+      if (resident < 1) throw Error(StatusCode::unsupported, "kperm_stream_mma: kernel cannot be resident on an SM");
+      max_blocks_[slot] = int(resident);
     }
   }
 
@@ -238,8 +226,9 @@ class KpermStreamMma final : public PreparedMethod {
     if ((reinterpret_cast<uintptr_t>(a.x) & 15) != 0 || (reinterpret_cast<uintptr_t>(a.y) & 3) != 0)
       return {StatusCode::invalid_argument, "kperm_stream_mma: x must be 16-byte and y 4-byte aligned"};
     const int tiles = int(a.n_out / rows);
-    const int grid = std::min(tiles, max_blocks_[tok_index(a.m)]);
-    KpermKernel kern = select(s_.rt, s_.wr, s_.wk, s_.u, a.m);
+    const int slot = tok_slot(a.m);
+    const int grid = std::min(tiles, max_blocks_[slot]);
+    KpermKernel kern = select(s_.rt, s_.wr, s_.wk, s_.u, slot);
     kern<<<grid, 32 * s_.wr * s_.wk, 0, a.stream>>>(static_cast<const __nv_bfloat16*>(a.x),
                                                     static_cast<const __nv_bfloat16*>(w_),
                                                     static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out),
@@ -251,7 +240,7 @@ class KpermStreamMma final : public PreparedMethod {
   ProjectionSpec spec_;
   const void* w_;
   KpermShapeId s_;
-  int max_blocks_[3] = {0, 0, 0};
+  int max_blocks_[kTokSlots] = {0, 0, 0};
 };
 
 std::vector<Config> kperm_configs() {
@@ -264,7 +253,7 @@ std::vector<Config> kperm_configs() {
 std::string kperm_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi,
                              const DeviceInfo& dev) {
   const int rt = cfg.get("rt", 0), wr = cfg.get("wr", 0), wk = cfg.get("wk", 0), u = cfg.get("u", 0);
-  if (!select(rt, wr, wk, u, 1)) return "kperm_stream_mma: " + cfg.name() + " is not a compiled shape";
+  if (!select(rt, wr, wk, u, 0)) return "kperm_stream_mma: " + cfg.name() + " is not a compiled shape";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "kperm_stream_mma: needs bf16 weights, activations and output";
   if (dev.cc_major < 8) return "kperm_stream_mma: needs sm_80+ (mma.sync bf16, L2 cache hints)";
@@ -280,7 +269,7 @@ std::string kperm_applicable(const ProjectionSpec& spec, const Config& cfg, int 
 
 std::unique_ptr<PreparedMethod> kperm_prepare(const PrepareContext& ctx, const Config& cfg) {
   const KpermShapeId s{cfg.get("rt", 0), cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0)};
-  if (!select(s.rt, s.wr, s.wk, s.u, 1)) throw Error(StatusCode::unsupported, "kperm_stream_mma: shape not compiled");
+  if (!select(s.rt, s.wr, s.wk, s.u, 0)) throw Error(StatusCode::unsupported, "kperm_stream_mma: shape not compiled");
   return std::make_unique<KpermStreamMma>(ctx, s);
 }
 

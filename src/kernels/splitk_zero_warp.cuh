@@ -26,7 +26,7 @@
 // Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
 //   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
-//   check the residency at prepare (resident_ctas). y rows 16-byte aligned, cols * sizeof(T) % 16 == 0.
+//   check the residency at prepare (grid_fits_one_wave, core's resident_ctas). y rows 16-byte aligned, cols * sizeof(T) % 16 == 0.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -84,20 +84,11 @@ __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
   ptx::bar_sync_named(kFlagBarrier, compute_threads + 32);
 }
 
-// Host: how many CTAs of `fn` (block threads, dynamic smem) the device holds at once (a
-// cooperative grid may be at most this large). Throws Error(cuda_error) if the query fails.
-template <class Fn>
-int64_t resident_ctas(Fn fn, int threads, std::size_t smem, int sm_count) {
-  int per_sm = 0;
-  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, smem),
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor (zero warp: cooperative grid)");
-  return int64_t(per_sm) * sm_count;
-}
-
 // Host: "" if all `grid_ctas` CTAs can be resident at once, else the reason.
 template <class Fn>
 std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t grid_ctas, int sm_count) {
-  const int64_t resident = resident_ctas(fn, threads, smem, sm_count);
+  const int64_t resident =
+      resident_ctas(reinterpret_cast<const void*>(fn), threads, smem, sm_count, "zero warp: cooperative grid");
   if (resident < grid_ctas)
     return "zero warp: the cooperative grid of " + std::to_string(grid_ctas) + " CTAs is not co-resident (" +
            std::to_string(resident) + " resident on " + std::to_string(sm_count) + " SMs)";

@@ -98,7 +98,8 @@ class WgmmaTma final : public PreparedMethod {
       // No cluster; the K splits of a tile wait on its K split 0 (zero warp), so the whole grid
       // must be resident: cooperative launch, grid <= blocks per SM x SMs (checked per call).
       if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no cluster)");
-      resident_ctas_ = zero_warp::resident_ctas(kernel_, kThreads, std::size_t(smem_), ctx.dev.sm_count);
+      resident_ctas_ = resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_), ctx.dev.sm_count,
+                                     "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
       const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
       flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // ready[tiles], count[tiles]
