@@ -11,12 +11,14 @@ set -u
 BIN=${1:?bin dir}; O=${2:?out dir}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 # The configs of kperm_stream_mma_configs() (src/kernels/kperm_stream_mma.cu).
-CF="rt1.wr1.wk16.u8 rt1.wr1.wk8.u8 rt1.wr1.wk8.u4 rt2.wr1.wk8.u4 rt2.wr1.wk8.u8 rt2.wr2.wk4.u4 rt4.wr1.wk8.u2"
+# CF (environment) overrides the list.
+CF=${CF:-"rt1.wr1.wk16.u8 rt1.wr1.wk8.u8 rt1.wr1.wk8.u4 rt2.wr1.wk8.u4 rt2.wr1.wk8.u8 rt2.wr2.wk4.u4 rt4.wr1.wk8.u2"}
 echo "configs: $CF" | tee "$O/configs.txt"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu --format=csv >"$O/nvidia-smi.txt" 2>&1
 timeout 300 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/SplitkStream.*' >"$O/gtest.txt" 2>&1
 echo "gtest rc=$?" | tee -a "$O/gtest.txt"; tail -4 "$O/gtest.txt"
-fams_of() { case $1 in rt1.wr1.wk16*|rt1.wr1.wk8*) echo qkv,pooler,unpooler ;; *) echo qkv,pooler,unpooler,o ;; esac; }
+# o (K = 1024) only where K % (32 * wk * u) == 0 and the tile is wide enough to matter.
+fams_of() { case $1 in *wk16*|*.u8*|rt1.*) echo qkv,pooler,unpooler ;; *) echo qkv,pooler,unpooler,o ;; esac; }
 for c in $CF; do
   timeout 90 "$BIN/projkit" check --method "kperm_stream_mma.$c" --families "$(fams_of $c)" --m 1..32 \
     --json "$O/check-$c.json" >"$O/check-$c.txt" 2>&1

@@ -28,8 +28,9 @@ qkv8-red5 qkv 8 wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5 wgmma_tma_ker
 pooler8-cluster pooler 8 splitk_mma_cluster.warps4 splitk_mma_cluster_kernel
 slice8-cluster unpooler 8 splitk_mma_cluster.warps4 splitk_mma_cluster_kernel
 pooler1-gemv pooler 1 gemv_stream.rows2.warps8 gemv_stream_kernel
-pooler8-kperm pooler 8 kperm_stream_mma.rt2.wr1.wk8.u4 kperm_stream_mma_kernel
-slice8-kperm unpooler 8 kperm_stream_mma.rt1.wr1.wk16.u8 kperm_stream_mma_kernel
+pooler8-kperm pooler 8 kperm_stream_mma.rt1.wr1.wk8.u4 kperm_stream_mma_kernel
+pooler16-kperm pooler 16 kperm_stream_mma.rt1.wr1.wk8.u4 kperm_stream_mma_kernel
+slice8-kperm unpooler 8 kperm_stream_mma.rt1.wr1.wk8.u4 kperm_stream_mma_kernel
 router256-ring router 256 router_hilo_ring.split16.wgn1.ts2.zw1 router_hilo_ring_kernel
 router128-ring router 128 router_hilo_ring.split16.wgn1.ts2.zw1 router_hilo_ring_kernel
 router128-wgmma router 128 router_hilo_wgmma.split16.wgn1.ts2 router_hilo_wgmma_kernel
