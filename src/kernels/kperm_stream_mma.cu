@@ -37,23 +37,17 @@ constexpr int kMaxTokens = 32;
 // RT:  8-row W tiles (mma n8 columns) per warp; the x fragment is reused RT times.
 // WR:  warps along W rows per CTA (they share the CTA's x chunks through L1).
 // WK:  warps along K per CTA (summed in smem at the end).
-// U:   W chunks in flight per warp (rotating register buffer of U x RT 16-byte loads; U / 2 at
-//      TOK = 32).
-// XD:  x chunks in flight per warp (XD x TOK/8 16-byte loads, capped at the W depth). x is an L1 /
-//      L2 hit, so it needs less lead than the W stream from HBM; XD < U frees registers for more
-//      CTAs per SM (E28). XD = U loads W and x of a chunk together.
-template <int TOK, int RT, int WR, int WK, int U, int XD>
+// U:   chunks in flight per warp (rotating register buffer: U x (RT + TOK/8) 16-byte loads;
+//      U / 2 at TOK = 32).
+template <int TOK, int RT, int WR, int WK, int U>
 struct KpermShape {
   static_assert(TOK == 8 || TOK == 16 || TOK == 32, "TOK: 8, 16 or 32 tokens");
   static_assert(RT == 1 || RT == 2 || RT == 4, "RT: 1, 2 or 4 n8 row tiles per warp");
   static_assert(WK >= 2 && WR * WK <= 16, "2..16 warps per CTA, at least two along K");
   static_assert(U == 2 || U == 4 || U == 8, "U: 2, 4 or 8 chunks in flight");
-  static_assert(XD == 2 || XD == U, "XD: 2 x chunks in flight, or as many as W chunks");
   // 32 tokens double the x loads per chunk: half the chunks in flight keep the buffer in
   // registers (K % (32 * WK * U) == 0 covers both depths).
   static constexpr int kDepth = TOK == 32 && U > 2 ? U / 2 : U;
-  static constexpr int kXDepth = XD < kDepth ? XD : kDepth;
-  static_assert(kDepth % kXDepth == 0, "x slot of chunk c is c % kXDepth inside a W round");
   static constexpr int kWarps = WR * WK;
   static constexpr int kThreads = 32 * kWarps;
   static constexpr int kXRows = TOK / 8;            // x loads per lane per chunk
@@ -70,12 +64,12 @@ __device__ __forceinline__ void store_bf16x2(__nv_bfloat16* p, float a, float b)
 }
 
 // x [m, k], w [>= n_out, k], y [m, n_out], bf16 row-major. grid = min(n_out / kRowsCta, resident).
-template <int TOK, int RT, int WR, int WK, int U, int XD>
-__global__ void __launch_bounds__(KpermShape<TOK, RT, WR, WK, U, XD>::kThreads)
+template <int TOK, int RT, int WR, int WK, int U>
+__global__ void __launch_bounds__(KpermShape<TOK, RT, WR, WK, U>::kThreads)
     kperm_stream_mma_kernel(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                             __nv_bfloat16* __restrict__ y, int m, int n_out, int k) {
-  using S = KpermShape<TOK, RT, WR, WK, U, XD>;
-  constexpr int D = S::kDepth, XDP = S::kXDepth;
+  using S = KpermShape<TOK, RT, WR, WK, U>;
+  constexpr int D = S::kDepth;
   __shared__ __align__(16) float red[S::kRedFloats];  // [wk][token][row in CTA tile] (float2 access)
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -110,34 +104,25 @@ __global__ void __launch_bounds__(KpermShape<TOK, RT, WR, WK, U, XD>::kThreads)
 #pragma unroll
         for (int e = 0; e < 4; ++e) acc[i][r][e] = 0.0f;
 
-    // W chunk c lives in wb[c % D], x chunk c in xb[c % XDP] (c0 below is a multiple of D, and D
-    // of XDP, so both slots are compile-time indices).
-    uint4 wb[D][RT], xb[XDP][S::kXRows];
-    auto load_w = [&](int c, uint4(&wv)[RT]) {
-      const std::size_t off = std::size_t(c) * kChunkK;
+    uint4 wb[D][RT], xb[D][S::kXRows];  // chunk c lives in slot c % D
+    auto load = [&](int slot_c, uint4(&wv)[RT], uint4(&xvv)[S::kXRows]) {
+      const std::size_t off = std::size_t(slot_c) * kChunkK;
 #pragma unroll
       for (int r = 0; r < RT; ++r) wv[r] = ptx::ld_stream_hint(wp[r] + off, pol);
-    };
-    auto load_x = [&](int c, uint4(&xvv)[S::kXRows]) {
-      const std::size_t off = std::size_t(c) * kChunkK;
 #pragma unroll
       for (int q = 0; q < S::kXRows; ++q)
         xvv[q] = xv[q] ? __ldg(reinterpret_cast<const uint4*>(xp[q] + off)) : make_uint4(0u, 0u, 0u, 0u);
     };
 #pragma unroll
-    for (int u = 0; u < D; ++u) {
-      load_w(u, wb[u]);
-      if (u < XDP) load_x(u, xb[u]);
-    }
+    for (int u = 0; u < D; ++u) load(u, wb[u], xb[u]);
 
     for (int c0 = 0; c0 < nch; c0 += D) {
 #pragma unroll
       for (int u = 0; u < D; ++u) {
-        const int xs = u % XDP;
 #pragma unroll
         for (int i = 0; i < S::kMTiles; ++i) {
-          const uint4 lo = xb[xs][2 * i];  // tokens 16i + g
-          const uint4 hi = 2 * i + 1 < S::kXRows ? xb[xs][2 * i + 1] : make_uint4(0u, 0u, 0u, 0u);  // 16i + 8 + g
+          const uint4 lo = xb[u][2 * i];  // tokens 16i + g
+          const uint4 hi = 2 * i + 1 < S::kXRows ? xb[u][2 * i + 1] : make_uint4(0u, 0u, 0u, 0u);  // 16i + 8 + g
 #pragma unroll
           for (int r = 0; r < RT; ++r) {
             // step 0: elements 8t..8t+3 (words .x, .y); step 1: 8t+4..8t+7 (.z, .w)
@@ -145,8 +130,7 @@ __global__ void __launch_bounds__(KpermShape<TOK, RT, WR, WK, U, XD>::kThreads)
             ptx::mma_bf16_16816(acc[i][r], lo.z, hi.z, lo.w, hi.w, wb[u][r].z, wb[u][r].w);
           }
         }
-        if (c0 + D + u < nch) load_w(c0 + D + u, wb[u]);
-        if (c0 + u + XDP < nch) load_x(c0 + u + XDP, xb[xs]);
+        if (c0 + D + u < nch) load(c0 + D + u, wb[u], xb[u]);
       }
     }
 
@@ -186,59 +170,39 @@ using KpermKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bf
 
 // The compiled shapes (configs() lists exactly these); TOK is picked per call from m.
 struct KpermShapeId {
-  int rt, wr, wk, u, xd;  // xd == u: x and W chunks loaded together (no "xd" key in the name)
+  int rt, wr, wk, u;
 };
 constexpr KpermShapeId kShapes[] = {
-    {1, 1, 16, 8, 8},  // 8 rows x 16 warps: unpooler slice 128 CTAs, all 8 chunks of a warp in flight
-    {1, 1, 8, 8, 8},   // 8 rows x 8 warps: slice 128 CTAs with 16 chunks per warp
-    {1, 1, 8, 4, 4},   // the same, half the loads in flight: fewer registers, more CTAs per SM
-                       // (qkv 288 / pooler 512 CTAs in one wave: finer balance over the SMs)
-    {2, 1, 8, 4, 4},   // 16 rows x 8 warps: pooler 256 CTAs, qkv 144
-    {2, 1, 8, 8, 8},   // the same with twice the loads in flight (8 KB of W per warp at M <= 16)
-    {2, 2, 4, 4, 4},   // 32 rows (two row warps share x through L1): pooler 128, qkv 72, unpooler 256
-    {4, 1, 8, 2, 2},   // 32 rows, x reused 4x per load
-    // E28: x two chunks ahead only. E26 measured rt1.wk8.u4 losing at M > 8 (pooler M 16: 70
-    // registers, 3 CTAs per SM = 396 resident for 512 tiles, a second partial wave) and u8 losing
-    // on qkv (2 CTAs per SM = 264 resident for 288 tiles); the x buffer is half those registers.
-    {1, 1, 8, 8, 2},   // 8 KB of W per warp in flight with the registers of ~u5
-    {1, 1, 8, 4, 2},   // four CTAs per SM at M <= 16 (pooler 512 tiles in one wave)
-    {1, 1, 16, 8, 2},  // unpooler slice (128 tiles), 16 warps each 8 W chunks ahead
-    {2, 1, 8, 8, 2},   // 16 rows x 8 warps with x reused twice
+    {1, 1, 16, 8},  // 8 rows x 16 warps: unpooler slice 128 CTAs, all 8 chunks of a warp in flight
+    {1, 1, 8, 8},   // 8 rows x 8 warps: slice 128 CTAs with 16 chunks per warp
+    {1, 1, 8, 4},   // the same, half the loads in flight: fewer registers, more CTAs per SM
+                    // (qkv 288 / pooler 512 CTAs in one wave: finer balance over the SMs)
+    {2, 1, 8, 4},   // 16 rows x 8 warps: pooler 256 CTAs, qkv 144
+    {2, 1, 8, 8},   // the same with twice the loads in flight (8 KB of W per warp at M <= 16)
+    {2, 2, 4, 4},   // 32 rows (two row warps share x through L1): pooler 128, qkv 72, unpooler 256
+    {4, 1, 8, 2},   // 32 rows, x reused 4x per load
 };
 
 // Token capacity slot of a call: 0 (TOK 8), 1 (16), 2 (32).
 constexpr int kTokSlots = 3;
 int tok_slot(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : 2; }
 
-template <int RT, int WR, int WK, int U, int XD>
+template <int RT, int WR, int WK, int U>
 KpermKernel pick_tok(int slot) {
-  if (slot == 0) return kperm_stream_mma_kernel<8, RT, WR, WK, U, XD>;
-  if (slot == 1) return kperm_stream_mma_kernel<16, RT, WR, WK, U, XD>;
-  return kperm_stream_mma_kernel<32, RT, WR, WK, U, XD>;
+  if (slot == 0) return kperm_stream_mma_kernel<8, RT, WR, WK, U>;
+  if (slot == 1) return kperm_stream_mma_kernel<16, RT, WR, WK, U>;
+  return kperm_stream_mma_kernel<32, RT, WR, WK, U>;
 }
 
-// One line per kShapes entry (a shape missing here is refused by applicable() and prepare()).
-KpermKernel select(const KpermShapeId& s, int slot) {
-#define PROJKIT_KPERM_SHAPE(RT, WR, WK, U, XD) \
-  if (s.rt == RT && s.wr == WR && s.wk == WK && s.u == U && s.xd == XD) return pick_tok<RT, WR, WK, U, XD>(slot);
-  PROJKIT_KPERM_SHAPE(1, 1, 16, 8, 8)
-  PROJKIT_KPERM_SHAPE(1, 1, 8, 8, 8)
-  PROJKIT_KPERM_SHAPE(1, 1, 8, 4, 4)
-  PROJKIT_KPERM_SHAPE(2, 1, 8, 4, 4)
-  PROJKIT_KPERM_SHAPE(2, 1, 8, 8, 8)
-  PROJKIT_KPERM_SHAPE(2, 2, 4, 4, 4)
-  PROJKIT_KPERM_SHAPE(4, 1, 8, 2, 2)
-  PROJKIT_KPERM_SHAPE(1, 1, 8, 8, 2)
-  PROJKIT_KPERM_SHAPE(1, 1, 8, 4, 2)
-  PROJKIT_KPERM_SHAPE(1, 1, 16, 8, 2)
-  PROJKIT_KPERM_SHAPE(2, 1, 8, 8, 2)
-#undef PROJKIT_KPERM_SHAPE
+KpermKernel select(int rt, int wr, int wk, int u, int slot) {
+  if (rt == 1 && wr == 1 && wk == 16 && u == 8) return pick_tok<1, 1, 16, 8>(slot);
+  if (rt == 1 && wr == 1 && wk == 8 && u == 8) return pick_tok<1, 1, 8, 8>(slot);
+  if (rt == 1 && wr == 1 && wk == 8 && u == 4) return pick_tok<1, 1, 8, 4>(slot);
+  if (rt == 2 && wr == 1 && wk == 8 && u == 4) return pick_tok<2, 1, 8, 4>(slot);
+  if (rt == 2 && wr == 1 && wk == 8 && u == 8) return pick_tok<2, 1, 8, 8>(slot);
+  if (rt == 2 && wr == 2 && wk == 4 && u == 4) return pick_tok<2, 2, 4, 4>(slot);
+  if (rt == 4 && wr == 1 && wk == 8 && u == 2) return pick_tok<4, 1, 8, 2>(slot);
   return nullptr;
-}
-
-KpermShapeId shape_of(const Config& cfg) {
-  const int u = cfg.get("u", 0);
-  return {cfg.get("rt", 0), cfg.get("wr", 0), cfg.get("wk", 0), u, cfg.get("xd", u)};
 }
 
 class KpermStreamMma final : public PreparedMethod {
@@ -246,7 +210,7 @@ class KpermStreamMma final : public PreparedMethod {
   KpermStreamMma(const PrepareContext& ctx, const KpermShapeId& s) : spec_(ctx.spec), w_(ctx.w), s_(s) {
     const int threads = 32 * s.wr * s.wk;
     for (int slot = 0; slot < kTokSlots; ++slot) {
-      KpermKernel kern = select(s, slot);
+      KpermKernel kern = select(s.rt, s.wr, s.wk, s.u, slot);
       if (!kern) throw Error(StatusCode::unsupported, "kperm_stream_mma: shape not compiled");
       const int64_t resident =
           resident_ctas(reinterpret_cast<const void*>(kern), threads, 0, ctx.dev.sm_count, "kperm_stream_mma");
@@ -264,7 +228,7 @@ class KpermStreamMma final : public PreparedMethod {
     const int tiles = int(a.n_out / rows);
     const int slot = tok_slot(a.m);
     const int grid = std::min(tiles, max_blocks_[slot]);
-    KpermKernel kern = select(s_, slot);
+    KpermKernel kern = select(s_.rt, s_.wr, s_.wk, s_.u, slot);
     kern<<<grid, 32 * s_.wr * s_.wk, 0, a.stream>>>(static_cast<const __nv_bfloat16*>(a.x),
                                                     static_cast<const __nv_bfloat16*>(w_),
                                                     static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out),
@@ -281,19 +245,15 @@ class KpermStreamMma final : public PreparedMethod {
 
 std::vector<Config> kperm_configs() {
   std::vector<Config> out;
-  for (const KpermShapeId& s : kShapes) {
-    Config c{"kperm_stream_mma", {{"rt", s.rt}, {"wr", s.wr}, {"wk", s.wk}, {"u", s.u}}};
-    if (s.xd != s.u) c.params.push_back({"xd", s.xd});
-    out.push_back(c);
-  }
+  for (const KpermShapeId& s : kShapes)
+    out.push_back(Config{"kperm_stream_mma", {{"rt", s.rt}, {"wr", s.wr}, {"wk", s.wk}, {"u", s.u}}});
   return out;
 }
 
 std::string kperm_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi,
                              const DeviceInfo& dev) {
-  const KpermShapeId s = shape_of(cfg);
-  const int rt = s.rt, wr = s.wr, wk = s.wk, u = s.u;
-  if (!select(s, 0)) return "kperm_stream_mma: " + cfg.name() + " is not a compiled shape";
+  const int rt = cfg.get("rt", 0), wr = cfg.get("wr", 0), wk = cfg.get("wk", 0), u = cfg.get("u", 0);
+  if (!select(rt, wr, wk, u, 0)) return "kperm_stream_mma: " + cfg.name() + " is not a compiled shape";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "kperm_stream_mma: needs bf16 weights, activations and output";
   if (dev.cc_major < 8) return "kperm_stream_mma: needs sm_80+ (mma.sync bf16, L2 cache hints)";
@@ -308,8 +268,8 @@ std::string kperm_applicable(const ProjectionSpec& spec, const Config& cfg, int 
 }
 
 std::unique_ptr<PreparedMethod> kperm_prepare(const PrepareContext& ctx, const Config& cfg) {
-  const KpermShapeId s = shape_of(cfg);
-  if (!select(s, 0)) throw Error(StatusCode::unsupported, "kperm_stream_mma: shape not compiled");
+  const KpermShapeId s{cfg.get("rt", 0), cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0)};
+  if (!select(s.rt, s.wr, s.wk, s.u, 0)) throw Error(StatusCode::unsupported, "kperm_stream_mma: shape not compiled");
   return std::make_unique<KpermStreamMma>(ctx, s);
 }
 

@@ -48,7 +48,7 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -80,7 +80,6 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        steal_(cfg.get("steal", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -103,8 +102,7 @@ class WgmmaTma final : public PreparedMethod {
                                      "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
       const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
-      // ready[tiles], count[tiles]; steal: next[tiles], done[tiles] after them
-      flags_ = DeviceBuffer((steal_ ? 4 : 2) * std::size_t(tiles) * sizeof(unsigned));
+      flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // ready[tiles], count[tiles]
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "wgmma_tma: zero the red5 flags");
     } else if (max_active_clusters() < 1) {  // the cluster (one CTA per SM, `split` of them) must be schedulable
       throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
@@ -160,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       steal_, ws_.as<float>(), flags_.as<unsigned>(), stamps_);
+                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -187,7 +185,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int steal_;  // red = 5 only: k-blocks per grab from the tile's shared counter (0: static K ranges)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -230,12 +227,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int steal = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (steal) c.params.push_back({"steal", steal});
   return c;
 }
 
@@ -309,20 +305,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- red5 with k-block stealing inside a tile (E30, session 9): the phase stamps of the
-      // plan's red5 configs (H200) put 1-2 us between the median and the last CTA's main-loop end
-      // (unpooler M 32 bm64.split2: 16.5 / 19.6 / 21.0 us min / median / max; M 128 bm128.split2:
-      // 18.0 / 20.9 / 22.9); the split CTAs of a tile share its k-blocks past their first ring fill,
-      // 4 per grab (steal2) or 2 (steal1), three grabs in flight. Unmeasured:
-      cfg(64, 7, 1, 1, 5, 2), cfg(128, 7, 1, 1, 5, 2), cfg(192, 7, 1, 1, 5, 2), cfg(256, 7, 1, 1, 5, 2),
-      cfg(64, 4, 1, 1, 5, 2), cfg(128, 4, 1, 1, 5, 2), cfg(192, 4, 1, 1, 5, 2), cfg(256, 4, 1, 1, 5, 2),
-      cfg(64, 2, 1, 1, 5, 2), cfg(128, 2, 1, 1, 5, 2), cfg(192, 2, 1, 1, 5, 2), cfg(256, 2, 1, 1, 5, 2),
-      cfg(64, 2, 1, 1, 5, 1), cfg(128, 2, 1, 1, 5, 1), cfg(64, 4, 1, 1, 5, 1), cfg(128, 4, 1, 1, 5, 1),
-      // ---- no split-K (E29, session 9): the unpooler's 64 N tiles x 2 token tiles = 128 CTAs
-      // with the whole K each, no combine, W read by both token tiles (an L2 hit for the second);
-      // the grid cuBLAS runs there (nvjet 128x64 / 128x128 tiles, P1 ncu). Unmeasured:
-      cfg(64, 1, 1, 1, 0),   // unpooler M 65..128
-      cfg(128, 1, 1, 1, 0),  // unpooler M 129..256
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -368,9 +350,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int red = c.get("red", 0);
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
-  const int steal = c.get("steal", 0);
-  if (steal < 0 || steal > 2) return "wgmma_tma: steal must be 0, 1 or 2 (k-blocks per grab)";
-  if (steal != 0 && red != 5) return "wgmma_tma: steal needs red5 (the split CTAs add into y with atomics)";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid

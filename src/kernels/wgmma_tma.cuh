@@ -76,9 +76,7 @@ __host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages) {
   return stages * stage_bytes(bm, bn) > partial_bytes(bm, bn) ? stages * stage_bytes(bm, bn) : partial_bytes(bm, bn);
 }
 // [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
-// After the ring: full[stages] and empty[stages] mbarriers (8 B each), then one 4-byte "data or
-// end" word per stage (steal: the consumers learn from it that the K range is exhausted).
-__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 20 * stages; }
+__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages; }
 
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
@@ -212,22 +210,6 @@ __device__ __forceinline__ float4 ld_smem_f4(uint32_t addr) {
   return v;
 }
 // 16-byte local smem read as raw bits (8 bf16 of a parked partial tile).
-// One 32-bit shared word (the steal path's per-stage data/end word; ordered by the mbarrier).
-__device__ __forceinline__ void st_smem_u32(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
-__device__ __forceinline__ uint32_t ld_smem_u32(uint32_t addr) {
-  uint32_t v;
-  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
-  return v;
-}
-// Relaxed atomic add at gpu scope that returns the old value (steal: k-block grabs; the
-// producer issues it ahead of its next empty-slot wait so the round trip overlaps that wait).
-__device__ __forceinline__ unsigned atom_add_relaxed_gpu(unsigned* p, unsigned v) {
-  unsigned old;
-  asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  return old;
-}
 __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
   uint4 v;
   asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
@@ -416,12 +398,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int steal,  // red = 5 only: 0 = static K ranges; 1 / 2 = the split CTAs of a tile
-                                 // take the tile's k-blocks past their first `stages` from a shared
-                                 // counter, 2 / 4 per grab (E30: a slow SM's peers take more of its tile)
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
-                     unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero
-                                       // between calls; steal adds next[tiles], done[tiles], also zero between calls
+                     unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
@@ -439,7 +417,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto empty_bar = [&](int s) { return bars + 8u * uint32_t(stages + s); };
   auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
   auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWBytes); };
-  auto stage_word = [&](int s) { return bars + 16u * uint32_t(stages) + 4u * uint32_t(s); };  // 1 data, 0 end
 
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
@@ -487,11 +464,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
       uint16_t mask = 0;               // the CTAs of the cluster with the same K range
       for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
-      int s = 0, issued = 0;
+      int s = 0;
       uint32_t phase = 0;
-      auto issue = [&](int kb) {
-        if (issued >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        if (steal) st_smem_u32(stage_word(s), 1u);                  // data (published by the arrive)
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
+        if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
         tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
@@ -499,45 +475,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         else
           tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
                                 m0 + g * slice_rows, mask, pol_x);
-        ++issued;
         if (++s == stages) { s = 0; phase ^= 1u; }
-      };
-      if (!steal) {
-        for (int kb = kb_begin; kb < kb_end; ++kb) issue(kb);
-      } else {
-        // Static head: k-blocks [ks * head, ks * head + head) (the first ring fill needs no
-        // atomic); the pool [split * head, k_blocks) is taken `steal` k-blocks per grab. Each
-        // CTA ends on one failed grab; the last of the split CTAs to fail resets the counters
-        // (no grab can follow: every CTA of the tile has stopped grabbing).
-        const int n_tiles = int(gridDim.x) / split;
-        const int tiles = int(gridDim.y) * n_tiles;
-        const int tile = int(blockIdx.y) * n_tiles + int(blockIdx.x) / split;
-        unsigned* next = flags + 2 * tiles + tile;
-        unsigned* done = flags + 3 * tiles + tile;
-        const int head = min(stages, k_blocks / split);
-        const int pool0 = split * head;
-        const int per_grab = steal == 1 ? 2 : 4;  // steal1: 2 k-blocks per grab, steal2: 4
-        // Three grabs in flight: a grab's L2 round trip under the full HBM stream (~1 us) is
-        // longer than the issue of one grab's k-blocks, so one grab ahead stalled the producer
-        // (first E30 call). A CTA's grabs increase, so once one fails the later ones fail too.
-        unsigned g0 = atom_add_relaxed_gpu(next, unsigned(per_grab));
-        unsigned g1 = atom_add_relaxed_gpu(next, unsigned(per_grab));
-        unsigned g2 = atom_add_relaxed_gpu(next, unsigned(per_grab));
-        for (int kb = ks * head; kb < ks * head + head; ++kb) issue(kb);
-        while (pool0 + int(g0) < k_blocks) {
-          const unsigned g3 = atom_add_relaxed_gpu(next, unsigned(per_grab));
-          for (int q = 0; q < per_grab && pool0 + int(g0) + q < k_blocks; ++q) issue(pool0 + int(g0) + q);
-          g0 = g1;
-          g1 = g2;
-          g2 = g3;
-        }
-        if (issued >= stages) mbar_wait(empty_bar(s), phase ^ 1u);
-        st_smem_u32(stage_word(s), 0u);  // end: no data will land in this stage
-        mbar_arrive(full_bar(s));
-        if (atom_add_relaxed_gpu(done, 1u) == unsigned(split - 1)) {
-          atomicExch(next, 0u);
-          atomicExch(done, 0u);
-        }
       }
     } else if (atomic_combine && threadIdx.x / 32 == 1) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
@@ -565,11 +503,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  // Static: kb_end - kb_begin stages. Steal: until the producer marks a stage as the end.
-  for (int it = 0; steal || it < kb_end - kb_begin; ++it) {
+  for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
-    if (steal && ld_smem_u32(stage_word(s)) == 0u) break;
-    if (it == 0) stamp(1);  // first stage landed
+    if (kb == kb_begin) stamp(1);  // first stage landed
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
@@ -578,7 +514,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
-    if (it > 0) {
+    if (kb > kb_begin) {
       if (mc == 1) {
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
       } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
