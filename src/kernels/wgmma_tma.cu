@@ -48,20 +48,8 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
-
-// E31: W re-laid out as [N/128 tiles][K/64 k-blocks][128 rows][64 k] (lossless), so each TMA box
-// of the main loop is one contiguous 16 KB read instead of 128 rows of 128 B, K*2 bytes apart.
-// One thread per 16-byte chunk; chunk i = ((tile * kbs + kb) * 128 + r) * 8 + c.
-__global__ void pack_w_boxes_kernel(const uint4* __restrict__ w, uint4* __restrict__ wp, int64_t n, int64_t k) {
-  const int64_t chunks = n * k / 8, kbs = k / kBlockK;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < chunks; i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t c = i % 8, r = (i / 8) % kBlockN, box = i / (8 * kBlockN);
-    const int64_t tile = box / kbs, kb = box % kbs;
-    wp[i] = w[((tile * kBlockN + r) * k + kb * kBlockK) / 8 + c];
-  }
-}
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
 int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
@@ -92,27 +80,11 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        w_packed_(cfg.get("wpk", 0) != 0),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    const void* w_src = ctx.w;
-    uint64_t w_rows = uint64_t(spec_.n), w_cols = uint64_t(spec_.k);
-    if (w_packed_) {  // E31: the packed copy, N*K*2 bytes owned by this method
-      if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
-        throw Error(StatusCode::invalid_argument, "wgmma_tma: wpk needs W 16-byte aligned");
-      w_packed_buf_ = DeviceBuffer(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
-      const int64_t chunks = spec_.n * spec_.k / 8;
-      const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
-      pack_w_boxes_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), w_packed_buf_.as<uint4>(), spec_.n, spec_.k);
-      cuda_check(cudaGetLastError(), "pack_w_boxes_kernel launch");
-      cuda_check(cudaDeviceSynchronize(), "pack_w_boxes_kernel");
-      w_src = w_packed_buf_.get();
-      w_rows = uint64_t(spec_.n) * uint64_t(spec_.k / kBlockK);  // [N/128][K/64][128] box rows of 64 k
-      w_cols = uint64_t(kBlockK);
-    }
-    if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, w_src, w_rows, w_cols, uint32_t(kBlockN)))
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
     if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
@@ -186,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       w_packed_ ? 1 : 0, ws_.as<float>(), flags_.as<unsigned>(), stamps_);
+                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -213,8 +185,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  bool w_packed_;              // E31 (config key wpk): W read from w_packed_buf_, packed at prepare
-  DeviceBuffer w_packed_buf_;  // [N/128][K/64][128][64] bf16 when w_packed_
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -257,12 +227,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int wpk = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (wpk) c.params.push_back({"wpk", 1});
   return c;
 }
 
@@ -336,13 +305,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- red5 with W packed per TMA box (E31, session 9): phase stamps of the plan's red5
-      // configs put the first full stage 2.6-3.3 us after CTA start (median) and the last CTA's
-      // main-loop end 1-2 us after the median; each W box is 128 rows of 128 B at K*2-byte
-      // stride (a DRAM page per row). Packed, a box is one contiguous 16 KB read. Unmeasured:
-      cfg(64, 4, 1, 1, 5, 1), cfg(128, 4, 1, 1, 5, 1), cfg(192, 7, 1, 1, 5, 1), cfg(256, 7, 1, 1, 5, 1),
-      cfg(64, 2, 1, 1, 5, 1), cfg(192, 4, 1, 1, 5, 1), cfg(256, 4, 1, 1, 5, 1),
-      cfg(128, 2, 1, 1, 5, 1), cfg(192, 2, 1, 1, 5, 1), cfg(256, 2, 1, 1, 5, 1),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -388,10 +350,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int red = c.get("red", 0);
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
-  const int wpk = c.get("wpk", 0);
-  if (wpk != 0 && wpk != 1) return "wgmma_tma: wpk must be 0 or 1";
-  if (wpk && spec.n * spec.k / kBlockK > (int64_t(1) << 31))
-    return "wgmma_tma: wpk packs W into N*K/64 box rows, which must fit a TMA coordinate (int32)";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid

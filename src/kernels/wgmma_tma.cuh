@@ -398,8 +398,6 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int w_packed,  // 0: tm_w maps W [N][K]; 1: tm_w maps the packed copy [N/BN][K/64][BN][64]
-                                    // (one contiguous 16 KB box per (N tile, k-block), E31)
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -471,10 +469,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
-        if (w_packed)  // box row (N tile, kb) of the packed copy: 128 rows of 128 B, contiguous
-          tma_load_2d(stage_w(s), &tm_w, full_bar(s), 0, (n0 / BN * k_blocks + kb) * BN, pol_w);
-        else
-          tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
           tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
         else
