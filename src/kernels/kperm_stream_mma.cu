@@ -181,11 +181,6 @@ constexpr KpermShapeId kShapes[] = {
     {2, 1, 8, 8},   // the same with twice the loads in flight (8 KB of W per warp at M <= 16)
     {2, 2, 4, 4},   // 32 rows (two row warps share x through L1): pooler 128, qkv 72, unpooler 256
     {4, 1, 8, 2},   // 32 rows, x reused 4x per load
-    // E32: two row warps per K slice share each x load through L1 inside the CTA (E26's P1:
-    // pooler M 8 on rt1.wr1.wk8.u4 moved 117 MB through L2 for 67 MB of W, L2 76 % busy,
-    // L1 hit 37 %: x is re-read by every CTA); 16 warps, the same W bytes in flight per SM.
-    {1, 2, 8, 4},   // 16 rows: pooler 256 CTAs (2 per SM), qkv 144, unpooler 512
-    {2, 2, 8, 4},   // 32 rows, x used 4x per load: pooler 128 CTAs (1 per SM), unpooler 256
 };
 
 // Token capacity slot of a call: 0 (TOK 8), 1 (16), 2 (32).
@@ -207,8 +202,6 @@ KpermKernel select(int rt, int wr, int wk, int u, int slot) {
   if (rt == 2 && wr == 1 && wk == 8 && u == 8) return pick_tok<2, 1, 8, 8>(slot);
   if (rt == 2 && wr == 2 && wk == 4 && u == 4) return pick_tok<2, 2, 4, 4>(slot);
   if (rt == 4 && wr == 1 && wk == 8 && u == 2) return pick_tok<4, 1, 8, 2>(slot);
-  if (rt == 1 && wr == 2 && wk == 8 && u == 4) return pick_tok<1, 2, 8, 4>(slot);
-  if (rt == 2 && wr == 2 && wk == 8 && u == 4) return pick_tok<2, 2, 8, 4>(slot);
   return nullptr;
 }
 
