@@ -305,11 +305,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- no split-K for the unpooler (E33, session 9): 64 N tiles x 2 token tiles = 128 CTAs
-      // with the whole K each, no combine; E29 timed these with W evict-first (33-48 us: W read
-      // from DRAM once per token tile), now W is evict-normal whenever grid.y > 1. Unmeasured:
-      cfg(64, 1, 1, 1, 0),   // unpooler M 65..128
-      cfg(128, 1, 1, 1, 0),  // unpooler M 129..256
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config

@@ -129,14 +129,6 @@ __device__ __forceinline__ uint64_t policy_evict_first() {
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
   return p;
 }
-// L2 policy for weights read by two or more token tiles (grid.y > 1): the tiles' CTAs read the
-// same W box at about the same time, and evict-first lets the first read's lines go before the
-// second read arrives (E33: W then crosses DRAM once per token tile).
-__device__ __forceinline__ uint64_t policy_evict_normal() {
-  uint64_t p;
-  asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(p));
-  return p;
-}
 // L2 policy for activations: every N tile re-reads the same x tile, keep it resident.
 __device__ __forceinline__ uint64_t policy_evict_last() {
   uint64_t p;
@@ -467,7 +459,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == 0) {
       prefetch_tensor_map(&tm_w);
       prefetch_tensor_map(&tm_x);
-      const uint64_t pol_w = gridDim.y > 1 ? policy_evict_normal() : policy_evict_first();
+      const uint64_t pol_w = policy_evict_first();
       const uint64_t pol_x = policy_evict_last();
       const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
       uint16_t mask = 0;               // the CTAs of the cluster with the same K range
