@@ -164,4 +164,17 @@ __device__ __forceinline__ void griddep_launch_dependents() {
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
+// 1D bulk copy global -> this CTA's smem (cp.async.bulk), completion counted in bytes on the
+// mbarrier at smem address `bar`: one instruction moves a whole contiguous tile (no tensor map,
+// no per-thread copies). `policy`: an L2 cache policy (evict-first for weights read once).
+// Users: router_hilo_ring (packed W tiles), the floor probe's tma_stream.bulk16k variant.
+__device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar,
+                                          uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
+          dst),
+      "l"(src), "r"(bytes), "r"(bar), "l"(policy)
+      : "memory");
+}
+
 }  // namespace projkit::ptx

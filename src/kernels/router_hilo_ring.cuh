@@ -55,18 +55,8 @@ __host__ __device__ constexpr int smem_bytes(int tn, int wgn, int stages) {
 }
 
 // ------------------------------------------------------------------ PTX wrappers
-// 1D bulk copy global -> this CTA's smem, completion counted in bytes on `bar`: one instruction
-// moves a whole pre-swizzled 16 KB W tile (no tensor map, no per-thread copies). `policy` is an
-// L2 cache policy: evict-first for W, which each call reads once (router round 4, session 4:
-// -0.3..-0.45 us at M = 128 / 256 against the unhinted copy).
-__device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar,
-                                          uint64_t policy) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
-          dst),
-      "l"(src), "r"(bytes), "r"(bar), "l"(policy)
-      : "memory");
-}
+// (the W tiles arrive by ptx::bulk_load: one instruction per pre-swizzled 16 KB tile, L2
+// evict-first: router round 4, session 4: -0.3..-0.45 us at M = 128 / 256 against no hint)
 // Named barrier 1 over the 256 consumer threads (the producer warp has left by then).
 __device__ __forceinline__ void consumer_bar_sync() { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
@@ -163,7 +153,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
         mbar_arrive_expect_tx(full_bar(s), tx);
         for (int g = 0; g < wgn; ++g)
-          bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+          ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
                     full_bar(s), pol_w);
         tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
       }

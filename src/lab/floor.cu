@@ -3,12 +3,17 @@
 // Mechanism: 16-byte loads, kUnroll independent loads in flight per thread, a grid of
 //            (SM count x resident blocks per SM) from the device and the occupancy API,
 //            grid-stride over the payload; L1 bypassed, optional L2 prefetch / evict-first.
+//            Two more variants stream through the copy engine into an smem ring the way the
+//            TMA kernels feed wgmma (tma_stream.*, ledger E34): one producer thread per CTA
+//            issues 16 KB loads, a consumer warp frees each stage when it lands, no math.
 // Constraints: the buffer is 16-byte aligned; bytes is rounded up to 16.
 #include "lab/floor.hpp"
 
 #include <algorithm>
 
 #include "kernels/ptx.cuh"
+#include "kernels/wgmma_tma.cuh"  // the mbarrier / TMA wrappers of the kernel whose W feed this mimics
+#include "kernels/tensor_map.hpp"
 #include "lab/stats.hpp"
 
 namespace projkit::lab {
@@ -50,9 +55,85 @@ __global__ void __launch_bounds__(kThreads) stream_read_kernel(const uint4* __re
   if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
 }
 
+// ---- TMA variants (E34). The payload is read in 16 KB units: either 2D tensor boxes [128
+// rows][64 bf16] of a bf16 [tiles * 128][8192] view over its whole 2 MB tiles (rows 16 KB apart:
+// the W box of wgmma_tma at K = 8192) and 1D bulk copies for the rest, or 1D bulk copies of 16
+// contiguous KB throughout (router_hilo_ring's packed tiles). CTA c takes units [c * U / G,
+// (c + 1) * U / G) in (tile, k-block) order, one N tile's K range as a split-K CTA would.
+constexpr int kUnitBytes = 16384;                  // one box / bulk copy
+constexpr int kViewCols = 8192;                    // bf16 per row of the 2D view
+constexpr int kUnitsPerTile = kViewCols * 2 * 128 / kUnitBytes;  // 128 k-blocks per 128-row tile
+constexpr int64_t kTileBytes = int64_t(kUnitBytes) * kUnitsPerTile;  // 2 MB
+constexpr int kTmaThreads = 64;                    // warp 0: producer (lane 0), warp 1: consumer
+constexpr int tma_smem(int stages) { return 1024 + stages * kUnitBytes + 16 * stages; }
+
+// kTensor: 2D tensor boxes (true) or 1D bulk copies. kTmaStages: ring depth in 16 KB stages
+// (8: 128 KB in flight per SM; 12: 192 KB, wgmma_tma's ring at bm64 / bm128); one CTA per SM.
+template <bool kTensor, int kTmaStages>
+__global__ void __launch_bounds__(kTmaThreads, 1)
+    tma_stream_kernel(const __grid_constant__ CUtensorMap map, const char* __restrict__ src, int64_t box_units,
+                      int64_t bytes, unsigned* __restrict__ sink, unsigned magic) {
+  using namespace wgmma_tma;
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t base = (smem_u32(smem_raw) + 1023u) & ~1023u;
+  const uint32_t bars = base + uint32_t(kTmaStages * kUnitBytes);
+  auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
+  auto empty_bar = [&](int s) { return bars + 8u * uint32_t(kTmaStages + s); };
+  // box units first (tensor variant only), then bulk units over the bytes after them
+  const int64_t boxes = kTensor ? box_units : 0;
+  const int64_t bulk0 = boxes * kUnitBytes;
+  const int64_t units = boxes + (bytes - bulk0 + kUnitBytes - 1) / kUnitBytes;
+  const int64_t u0 = units * blockIdx.x / gridDim.x, u1 = units * (blockIdx.x + 1) / gridDim.x;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kTmaStages; ++s) {
+      mbar_init(full_bar(s), 1);
+      mbar_init(empty_bar(s), 1);
+    }
+    fence_mbar_init();
+  }
+  __syncthreads();
+  unsigned acc = 0;
+  if (threadIdx.x == 0) {  // producer
+    if constexpr (kTensor) prefetch_tensor_map(&map);
+    const uint64_t pol = policy_evict_first();
+    int s = 0;
+    uint32_t phase = 0;
+    for (int64_t u = u0; u < u1; ++u) {
+      if (u - u0 >= kTmaStages) mbar_wait(empty_bar(s), phase ^ 1u);
+      const uint32_t dst = base + uint32_t(s * kUnitBytes);
+      if (u < boxes) {
+        mbar_arrive_expect_tx(full_bar(s), uint32_t(kUnitBytes));
+        tma_load_2d(dst, &map, full_bar(s), int(u % kUnitsPerTile) * 64, int(u / kUnitsPerTile) * 128, pol);
+      } else {
+        const int64_t off = bulk0 + (u - boxes) * kUnitBytes;  // the last unit may be short (16-B multiple)
+        const uint32_t n = uint32_t(bytes - off < kUnitBytes ? bytes - off : kUnitBytes);
+        mbar_arrive_expect_tx(full_bar(s), n);
+        ptx::bulk_load(dst, src + off, n, full_bar(s), pol);
+      }
+      if (++s == kTmaStages) { s = 0; phase ^= 1u; }
+    }
+  } else if (threadIdx.x >= 32) {  // consumer warp
+    const int lane = int(threadIdx.x) - 32;
+    int s = 0;
+    uint32_t phase = 0;
+    for (int64_t u = u0; u < u1; ++u) {
+      mbar_wait(full_bar(s), phase);
+      if (lane == 0) {
+        acc ^= ld_smem_u4(base + uint32_t(s * kUnitBytes)).x;
+        mbar_arrive(empty_bar(s));
+      }
+      __syncwarp();
+      if (++s == kTmaStages) { s = 0; phase ^= 1u; }
+    }
+  }
+  if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
+}
+
 struct Variant {
   const char* name;
-  void (*kernel)(const uint4*, int64_t, unsigned*, unsigned);
+  void (*kernel)(const uint4*, int64_t, unsigned*, unsigned);  // LSU stream; null: a TMA variant
+  int tma = 0;  // 1: 2D tensor boxes, 2: 1D bulk copies (tma_stream_kernel)
+  int stages = 0;  // TMA variants: ring depth
 };
 
 const Variant kVariants[] = {
@@ -64,6 +145,13 @@ const Variant kVariants[] = {
     {"stream_read.unroll4.prefetch256", stream_read_kernel<4, ReadHint::prefetch256>},
     // Evict-first policy: what weight streaming kernels use.
     {"stream_read.unroll8.evict_first", stream_read_kernel<8, ReadHint::evict_first>},
+    // Through the copy engine into an smem ring (E34): is the TMA feed of the wgmma kernels
+    // itself slower than the LSU stream? Tensor boxes as wgmma_tma's W, bulk copies as
+    // router_hilo_ring's packed tiles.
+    {"tma_stream.box128x64.s8.evict_first", nullptr, 1, 8},
+    {"tma_stream.bulk16k.s8.evict_first", nullptr, 2, 8},
+    {"tma_stream.box128x64.s12.evict_first", nullptr, 1, 12},
+    {"tma_stream.bulk16k.s12.evict_first", nullptr, 2, 12},
 };
 
 }  // namespace
@@ -83,21 +171,47 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
   r.bytes = bytes;
   r.model_us = floor_model_us(bytes);
   const double overhead = timer_.overhead_us();
+  const int64_t tiles = int64_t(padded) / kTileBytes;  // TMA variants: whole 2 MB tiles
+  const tensor_map::EncodeTiledFn encode = dev.is_hopper_sm90() ? tensor_map::encoder() : nullptr;
   for (const Variant& v : kVariants) {
-    int per_sm = 0;
-    cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, kThreads, 0),
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor (stream_read)");
-    const unsigned grid = unsigned(std::max(1, per_sm) * std::max(1, dev.sm_count));
+    if (v.tma != 0 && (tiles == 0 || !encode)) continue;  // sm_90 only, and a payload of >= 2 MB
     std::vector<GraphExec> graphs;
-    for (int c = 0; c < copies; ++c) {
-      const uint4* src = reinterpret_cast<const uint4*>(buf.as<char>() + std::size_t(c) * padded);
-      graphs.push_back(capture_graph(
-          timer_.stream(),
-          [&](cudaStream_t s) {
-            v.kernel<<<grid, kThreads, 0, s>>>(src, count, sink.as<unsigned>(), 0xDEADBEEFu);
-            return cuda_status(cudaGetLastError(), v.name);
-          },
-          v.name));
+    if (v.tma == 0) {
+      int per_sm = 0;
+      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, kThreads, 0),
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (stream_read)");
+      const unsigned grid = unsigned(std::max(1, per_sm) * std::max(1, dev.sm_count));
+      for (int c = 0; c < copies; ++c) {
+        const uint4* src = reinterpret_cast<const uint4*>(buf.as<char>() + std::size_t(c) * padded);
+        graphs.push_back(capture_graph(
+            timer_.stream(),
+            [&](cudaStream_t s) {
+              v.kernel<<<grid, kThreads, 0, s>>>(src, count, sink.as<unsigned>(), 0xDEADBEEFu);
+              return cuda_status(cudaGetLastError(), v.name);
+            },
+            v.name));
+      }
+    } else {
+      auto kernel = v.tma == 1 ? (v.stages == 8 ? tma_stream_kernel<true, 8> : tma_stream_kernel<true, 12>)
+                               : (v.stages == 8 ? tma_stream_kernel<false, 8> : tma_stream_kernel<false, 12>);
+      const int smem = tma_smem(v.stages);
+      cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                 "cudaFuncSetAttribute (tma_stream)");
+      const unsigned grid = unsigned(std::max(1, dev.sm_count));  // one CTA per SM (128 KB ring)
+      for (int c = 0; c < copies; ++c) {
+        const char* src = buf.as<char>() + std::size_t(c) * padded;
+        CUtensorMap map{};
+        if (!tensor_map::encode_2d_bf16_sw128(encode, &map, src, uint64_t(tiles) * 128, uint64_t(kViewCols), 128))
+          throw Error(StatusCode::cuda_error, "floor: cuTensorMapEncodeTiled failed (tma_stream)");
+        graphs.push_back(capture_graph(
+            timer_.stream(),
+            [&](cudaStream_t s) {
+              kernel<<<grid, kTmaThreads, smem, s>>>(map, src, tiles * kUnitsPerTile, int64_t(padded),
+                                                     sink.as<unsigned>(), 0xDEADBEEFu);
+              return cuda_status(cudaGetLastError(), v.name);
+            },
+            v.name));
+      }
     }
     std::vector<cudaGraphExec_t> seq;
     for (int i = 0; i < std::max(reps_, copies); ++i) seq.push_back(graphs[std::size_t(i % copies)].get());
