@@ -49,22 +49,7 @@ using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
-                          float*, unsigned*, unsigned long long*, const uint4*);
-
-// E35: W bf16 [N][K] -> A fragments [N/16 slabs][K/16 steps][32 lanes] uint4 (lossless, N*K*2
-// bytes per method): lane (g, t) of step j in slab r holds {W[16r+g][16j+2t, +1], W[16r+g+8][16j+2t,
-// +1], W[16r+g][16j+2t+8, +9], W[16r+g+8][16j+2t+8, +9]}, the wgmma / mma.m16n8k16 A layout, so a
-// warp streams its slab with one 16-byte load per lane per k16 step. One thread per uint4.
-__global__ void pack_w_fragments_kernel(const uint32_t* __restrict__ w, uint4* __restrict__ wp, int64_t n, int64_t k) {
-  const int64_t steps = k / 16, chunks = n / 16 * steps * 32;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < chunks; i += int64_t(gridDim.x) * blockDim.x) {
-    const int lane = int(i % 32), g = lane / 4, t = lane % 4;
-    const int64_t j = (i / 32) % steps, r = i / (32 * steps);
-    const int64_t row0 = 16 * r + g, row1 = row0 + 8, c0 = 16 * j + 2 * t;  // c0 even: one 4-byte pair
-    wp[i] = make_uint4(w[(row0 * k + c0) / 2], w[(row1 * k + c0) / 2], w[(row0 * k + c0 + 8) / 2],
-                       w[(row1 * k + c0 + 8) / 2]);
-  }
-}
+                          float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
 int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
@@ -74,14 +59,13 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 // One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
 // BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
 // warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
-KernelFn kernel_for(int bm, int bn, bool wreg = false) {
+KernelFn kernel_for(int bm, int bn) {
   if (bn != kBlockN) return nullptr;
-  if (wreg) return bm == 64 ? wgmma_tma_kernel<64, true> : bm == 128 ? wgmma_tma_kernel<128, true> : nullptr;
   switch (bm) {
-    case 64: return wgmma_tma_kernel<64, false>;
-    case 128: return wgmma_tma_kernel<128, false>;
-    case 192: return wgmma_tma_kernel<192, false>;
-    case 256: return wgmma_tma_kernel<256, false>;  // red4 only (E21): bm256 red0 lost everywhere (issue 6)
+    case 64: return wgmma_tma_kernel<64>;
+    case 128: return wgmma_tma_kernel<128>;
+    case 192: return wgmma_tma_kernel<192>;
+    case 256: return wgmma_tma_kernel<256>;  // red4 only (E21): bm256 red0 lost everywhere (issue 6)
     default: return nullptr;
   }
 }
@@ -96,25 +80,13 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        wreg_(cfg.get("wreg", 0) != 0),
         encode_(tensor_map::encoder()),
-        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), wreg_)) {
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
-    if (wreg_) {  // E35: the consumers' W stream reads this packed copy
-      if (red_ != 5 || mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: wreg needs red5 (mc = 1)");
-      if ((reinterpret_cast<uintptr_t>(ctx.w) & 3) != 0)
-        throw Error(StatusCode::invalid_argument, "wgmma_tma: wreg needs W 4-byte aligned");
-      wfrag_ = DeviceBuffer(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
-      const int64_t chunks = spec_.n / 16 * (spec_.k / 16) * 32;
-      const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
-      pack_w_fragments_kernel<<<blocks, 256>>>(static_cast<const uint32_t*>(ctx.w), wfrag_.as<uint4>(), spec_.n, spec_.k);
-      cuda_check(cudaGetLastError(), "pack_w_fragments_kernel launch");
-      cuda_check(cudaDeviceSynchronize(), "pack_w_fragments_kernel");
-    }
     if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
       const std::size_t ctas = std::size_t(spec_.n / kBlockN) * std::size_t(split_) *
                                std::size_t((ctx.max_m + bm_ - 1) / bm_);
@@ -186,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_, wfrag_.as<const uint4>());
+                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -213,8 +185,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  bool wreg_;            // E35 (config key wreg): W from wfrag_ through registers, not by TMA
-  DeviceBuffer wfrag_;   // wreg_: W in A-fragment order (pack_w_fragments_kernel)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -257,12 +227,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int wreg = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (wreg) c.params.push_back({"wreg", 1});
   return c;
 }
 
@@ -336,14 +305,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- red5 with W through registers (E35, session 9): the floor probe's TMA streams run 4-12 %
-      // behind the LSU stream over the same bytes (ledger L6); here the consumer warps load W
-      // (packed in A-fragment order) with 16-byte loads and run wgmma with A from registers, the
-      // TMA ring carries x only. The plan's bm64 / bm128 red5 shapes. Unmeasured:
-      cfg(64, 4, 1, 1, 5, 1),   // qkv M 4..64
-      cfg(128, 4, 1, 1, 5, 1),  // qkv M 65..128, pooler M 65..120
-      cfg(64, 2, 1, 1, 5, 1),   // pooler M 9..64, unpooler M 17..64
-      cfg(128, 2, 1, 1, 5, 1),  // unpooler M 65..126
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -389,10 +350,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int red = c.get("red", 0);
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
-  const int wreg = c.get("wreg", 0);
-  if (wreg != 0 && wreg != 1) return "wgmma_tma: wreg must be 0 or 1";
-  if (wreg && red != 5) return "wgmma_tma: wreg needs red5";
-  if (wreg && bm != 64 && bm != 128) return "wgmma_tma: wreg needs bm 64 or 128 (W registers + accumulators)";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid

@@ -382,27 +382,6 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
       : "l"(a), "l"(b), "r"(1));
 }
 
-// wgmma.mma_async m64nNk16 with A from registers (E35: W streamed by 16-byte loads, the LSU
-// path, L6): a = this thread's A fragment of the k16 step, laid out per warp as mma.m16n8k16's
-// A (warp w of the warpgroup: rows 16w..16w+15; lane (g, t): {A[g][2t, 2t+1], A[g+8][2t, 2t+1],
-// A[g][2t+8, 2t+9], A[g+8][2t+8, 2t+9]}); B (x) K-major from smem; D as wgmma_m64k16.
-template <int N> __device__ __forceinline__ void wgmma_rs_m64k16(float (&d)[N / 2], const uint4& a, uint64_t b);
-template <> __device__ __forceinline__ void wgmma_rs_m64k16<64>(float (&d)[32], const uint4& a, uint64_t b) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(1));
-}
-
-template <> __device__ __forceinline__ void wgmma_rs_m64k16<128>(float (&d)[64], const uint4& a, uint64_t b) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(1));
-}
-
 // ------------------------------------------------------------------ kernel
 // Template parameter: BM = tokens per CTA tile = the wgmma N (64, 128, 192 or 256). Each CTA
 // owns BN = kBlockN = 128 W rows, 64 per consumer warpgroup.
@@ -410,13 +389,7 @@ template <> __device__ __forceinline__ void wgmma_rs_m64k16<128>(float (&d)[64],
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// E35 (template parameter WREG): the consumers stream W themselves, 16-byte loads of a copy packed
-// in A-fragment order (wfrag: [N/16 slabs][K/16 steps][32 lanes] uint4), kWregSteps k16 steps
-// ahead in registers, and run wgmma with A from registers; the ring then carries x only. BM 64
-// / 128, red5 only (mc = 1).
-template <int BM> constexpr int kWregSteps = BM == 64 ? 32 : 16;  // 128 / 64 registers of W per thread
-
-template <int BM, bool WREG>
+template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
@@ -427,10 +400,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                                // E12) and 3 (L2 chain, E19) were removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
-                     unsigned long long* __restrict__ stamps,  // dev phase probe (nullptr: off), see stamp()
-                     const uint4* __restrict__ wfrag) {  // WREG: W packed in A-fragment order (else unused)
+                     unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
-  static_assert(!WREG || BM == 64 || BM == 128, "WREG: W registers + accumulators fit at BM 64 / 128 only");
   constexpr int BN = kBlockN;                 // W rows per CTA
   constexpr int kAcc = BM / 2;                // fp32 accumulators per thread: [64 n] x [BM t] / 128
   static_assert(kAcc <= 128, "accumulators must fit the consumer register budget");
@@ -497,8 +468,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       uint32_t phase = 0;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        mbar_arrive_expect_tx(full_bar(s), uint32_t((WREG ? 0 : kWBytes) + x_rows * kBlockK * 2));  // W + all x slices
-        if (!WREG) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
+        tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
           tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
         else
@@ -532,43 +503,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  if constexpr (WREG) {
-    // W step j (k16) of this warp's slab: wp + 32 j. Register slot of step j: j % U; with the
-    // k-block loop unrolled by R = U / 4 the slots are compile-time indices.
-    constexpr int U = kWregSteps<BM>;
-    constexpr int R = U / 4;
-    const int nkb = kb_end - kb_begin, steps = 4 * nkb;
-    const uint4* wp = wfrag + (int64_t((n0 + kRowsPerWG * c + 16 * warp) / 16) * (4 * int64_t(k_blocks)) +
-                               4 * int64_t(kb_begin)) * 32 + lane;
-    const uint64_t pol = policy_evict_first();
-    uint4 wr[U];
-#pragma unroll
-    for (int j = 0; j < U; ++j)
-      if (j < steps) wr[j] = ptx::ld_stream_hint(wp + int64_t(j) * 32, pol);
-    for (int kb0 = 0; kb0 < nkb; kb0 += R) {
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const int kbi = kb0 + r;
-        if (kbi >= nkb) break;
-        mbar_wait(full_bar(s), phase);
-        if (kbi == 0) stamp(1);  // first stage landed
-        wgmma_fence();           // the W registers were written by loads since the last wgmma
-        const uint32_t b_base = stage_x(s);
-#pragma unroll
-        for (int k = 0; k < kBlockK / 16; ++k) wgmma_rs_m64k16<BM>(acc, wr[4 * r + k], desc_k_sw128(b_base + 32u * k));
-        wgmma_commit();
-        wgmma_wait<0>();  // these four W slots and the x stage are free again
-        if (lane == 0) mbar_arrive(empty_bar(s));
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-          const int j = 4 * kbi + k + U;
-          if (j < steps) wr[4 * r + k] = ptx::ld_stream_hint(wp + int64_t(j) * 32, pol);
-        }
-        if (++s == stages) { s = 0; phase ^= 1u; }
-      }
-    }
-  }
-  for (int kb = kb_begin; kb < kb_end && !WREG; ++kb) {
+  for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) stamp(1);  // first stage landed
     wgmma_fence();
