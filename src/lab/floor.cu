@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
   unsigned acc = 0;
   if (threadIdx.x == 0) {  // producer
     if constexpr (kTensor) prefetch_tensor_map(&map);
-    const uint64_t pol = policy_evict_first();
+    const uint64_t pol = ptx::l2_evict_first_policy();
     int s = 0;
     uint32_t phase = 0;
     for (int64_t u = u0; u < u1; ++u) {
@@ -129,11 +129,13 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
   if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
 }
 
+using TmaStreamKernel = void (*)(CUtensorMap, const char*, int64_t, int64_t, unsigned*, unsigned);
+
 struct Variant {
   const char* name;
-  void (*kernel)(const uint4*, int64_t, unsigned*, unsigned);  // LSU stream; null: a TMA variant
-  int tma = 0;  // 1: 2D tensor boxes, 2: 1D bulk copies (tma_stream_kernel)
-  int stages = 0;  // TMA variants: ring depth
+  void (*kernel)(const uint4*, int64_t, unsigned*, unsigned);  // LSU stream, or null
+  TmaStreamKernel tma_kernel = nullptr;                         // TMA stream, or null
+  int stages = 0;                                               // TMA: ring depth (its smem)
 };
 
 const Variant kVariants[] = {
@@ -148,10 +150,10 @@ const Variant kVariants[] = {
     // Through the copy engine into an smem ring (E34): is the TMA feed of the wgmma kernels
     // itself slower than the LSU stream? Tensor boxes as wgmma_tma's W, bulk copies as
     // router_hilo_ring's packed tiles.
-    {"tma_stream.box128x64.s8.evict_first", nullptr, 1, 8},
-    {"tma_stream.bulk16k.s8.evict_first", nullptr, 2, 8},
-    {"tma_stream.box128x64.s12.evict_first", nullptr, 1, 12},
-    {"tma_stream.bulk16k.s12.evict_first", nullptr, 2, 12},
+    {"tma_stream.box128x64.s8.evict_first", nullptr, tma_stream_kernel<true, 8>, 8},
+    {"tma_stream.bulk16k.s8.evict_first", nullptr, tma_stream_kernel<false, 8>, 8},
+    {"tma_stream.box128x64.s12.evict_first", nullptr, tma_stream_kernel<true, 12>, 12},
+    {"tma_stream.bulk16k.s12.evict_first", nullptr, tma_stream_kernel<false, 12>, 12},
 };
 
 }  // namespace
@@ -174,44 +176,38 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
   const int64_t tiles = int64_t(padded) / kTileBytes;  // TMA variants: whole 2 MB tiles
   const tensor_map::EncodeTiledFn encode = dev.is_hopper_sm90() ? tensor_map::encoder() : nullptr;
   for (const Variant& v : kVariants) {
-    if (v.tma != 0 && (tiles == 0 || !encode)) continue;  // sm_90 only, and a payload of >= 2 MB
-    std::vector<GraphExec> graphs;
-    if (v.tma == 0) {
+    if (v.tma_kernel && (tiles == 0 || !encode)) continue;  // sm_90 only, and a payload of >= 2 MB
+    // grid, smem and the launch of copy c (its own tensor map for the TMA variants)
+    unsigned grid = unsigned(std::max(1, dev.sm_count));  // TMA: one CTA per SM (128-192 KB ring)
+    const int smem = v.tma_kernel ? tma_smem(v.stages) : 0;
+    if (v.tma_kernel) {
+      cuda_check(cudaFuncSetAttribute(v.tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                 "cudaFuncSetAttribute (tma_stream)");
+    } else {
       int per_sm = 0;
       cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, kThreads, 0),
                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor (stream_read)");
-      const unsigned grid = unsigned(std::max(1, per_sm) * std::max(1, dev.sm_count));
-      for (int c = 0; c < copies; ++c) {
-        const uint4* src = reinterpret_cast<const uint4*>(buf.as<char>() + std::size_t(c) * padded);
-        graphs.push_back(capture_graph(
-            timer_.stream(),
-            [&](cudaStream_t s) {
-              v.kernel<<<grid, kThreads, 0, s>>>(src, count, sink.as<unsigned>(), 0xDEADBEEFu);
-              return cuda_status(cudaGetLastError(), v.name);
-            },
-            v.name));
-      }
-    } else {
-      auto kernel = v.tma == 1 ? (v.stages == 8 ? tma_stream_kernel<true, 8> : tma_stream_kernel<true, 12>)
-                               : (v.stages == 8 ? tma_stream_kernel<false, 8> : tma_stream_kernel<false, 12>);
-      const int smem = tma_smem(v.stages);
-      cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                 "cudaFuncSetAttribute (tma_stream)");
-      const unsigned grid = unsigned(std::max(1, dev.sm_count));  // one CTA per SM (128 KB ring)
-      for (int c = 0; c < copies; ++c) {
-        const char* src = buf.as<char>() + std::size_t(c) * padded;
-        CUtensorMap map{};
-        if (!tensor_map::encode_2d_bf16_sw128(encode, &map, src, uint64_t(tiles) * 128, uint64_t(kViewCols), 128))
-          throw Error(StatusCode::cuda_error, "floor: cuTensorMapEncodeTiled failed (tma_stream)");
-        graphs.push_back(capture_graph(
-            timer_.stream(),
-            [&](cudaStream_t s) {
-              kernel<<<grid, kTmaThreads, smem, s>>>(map, src, tiles * kUnitsPerTile, int64_t(padded),
-                                                     sink.as<unsigned>(), 0xDEADBEEFu);
-              return cuda_status(cudaGetLastError(), v.name);
-            },
-            v.name));
-      }
+      grid *= unsigned(std::max(1, per_sm));
+    }
+    std::vector<GraphExec> graphs;
+    for (int c = 0; c < copies; ++c) {
+      const char* src = buf.as<char>() + std::size_t(c) * padded;
+      CUtensorMap map{};
+      if (v.tma_kernel &&
+          !tensor_map::encode_2d_bf16_sw128(encode, &map, src, uint64_t(tiles) * 128, uint64_t(kViewCols), 128))
+        throw Error(StatusCode::cuda_error, "floor: cuTensorMapEncodeTiled failed (tma_stream)");
+      graphs.push_back(capture_graph(
+          timer_.stream(),
+          [&](cudaStream_t s) {
+            if (v.tma_kernel)
+              v.tma_kernel<<<grid, kTmaThreads, smem, s>>>(map, src, tiles * kUnitsPerTile, int64_t(padded),
+                                                           sink.as<unsigned>(), 0xDEADBEEFu);
+            else
+              v.kernel<<<grid, kThreads, 0, s>>>(reinterpret_cast<const uint4*>(src), count, sink.as<unsigned>(),
+                                                 0xDEADBEEFu);
+            return cuda_status(cudaGetLastError(), v.name);
+          },
+          v.name));
     }
     std::vector<cudaGraphExec_t> seq;
     for (int i = 0; i < std::max(reps_, copies); ++i) seq.push_back(graphs[std::size_t(i % copies)].get());

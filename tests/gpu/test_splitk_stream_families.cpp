@@ -77,6 +77,22 @@ struct Checker {
   }
 };
 
+// bf16 x and y buffers of kMaxM rows of spec.
+DeviceBuffer x_buffer(const ProjectionSpec& spec) { return DeviceBuffer(std::size_t(kMaxM) * std::size_t(spec.k) * 2); }
+DeviceBuffer y_buffer(const ProjectionSpec& spec) { return DeviceBuffer(std::size_t(kMaxM) * std::size_t(spec.n) * 2); }
+
+// One checked problem: W (seed), x of m rows (seed + 1), y, and the fp64 reference of x W^T.
+struct Problem {
+  DeviceBuffer w, x, y;
+  Checker chk;
+  Problem(const ProjectionSpec& spec, int m, uint64_t seed)
+      : w(spec.weight_bytes()), x(x_buffer(spec)), y(y_buffer(spec)), chk(spec) {
+    fill_weights(w.get(), spec, seed, nullptr);
+    fill_activations(x.get(), m, spec.k, seed + 1, nullptr);
+    chk.reference(m, x.get(), w.get());
+  }
+};
+
 void poison(const ProjectionSpec& spec, void* y, cudaStream_t s) {
   poison_output(y, std::size_t(kMaxM) * std::size_t(spec.n), spec.out_dtype, s);
 }
@@ -104,8 +120,7 @@ TEST_P(SplitkStream, AllConfigsMatchFp64Reference) {
   for (const char* fname : kDense) {
     const ProjectionSpec& spec = builtin_spec(fname);
     SCOPED_TRACE(spec.name);
-    DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
-        y(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
+    DeviceBuffer w(spec.weight_bytes()), x = x_buffer(spec), y = y_buffer(spec);
     fill_weights(w.get(), spec, 21, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<std::unique_ptr<Projection>> ps;
@@ -150,12 +165,9 @@ TEST_P(SplitkStream, GraphReplayedTwiceStaysCorrect) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
   for (auto [fname, m] : {std::pair<const char*, int>{"qkv", 9}, {"unpooler", 7}}) {
     const ProjectionSpec& spec = builtin_spec(fname);
-    DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
-        y(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
-    fill_weights(w.get(), spec, 22, nullptr);
-    fill_activations(x.get(), m, spec.k, 23, nullptr);
-    Checker chk(spec);
-    chk.reference(m, x.get(), w.get());
+    Problem pr(spec, m, 22);
+    auto &w = pr.w, &x = pr.x, &y = pr.y;
+    Checker& chk = pr.chk;
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     for (const std::string& c : cfgs) {
       if (!applicable(spec, c, {m})) continue;
@@ -190,8 +202,7 @@ TEST_P(SplitkStream, TwoProjectionsOnTwoStreams) {
   PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("qkv");
   DeviceBuffer wa(spec.weight_bytes()), wb(spec.weight_bytes());
-  DeviceBuffer xa(std::size_t(kMaxM) * std::size_t(spec.k) * 2), xb(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
-  DeviceBuffer ya(std::size_t(kMaxM) * std::size_t(spec.n) * 2), yb(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
+  DeviceBuffer xa = x_buffer(spec), xb = x_buffer(spec), ya = y_buffer(spec), yb = y_buffer(spec);
   fill_weights(wa.get(), spec, 31, nullptr);
   fill_weights(wb.get(), spec, 32, nullptr);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -236,12 +247,9 @@ TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
   PROJKIT_REQUIRE_SM90(nullptr);
   const ProjectionSpec& spec = builtin_spec("pooler");
   const int m = 8;
-  DeviceBuffer w(spec.weight_bytes()), x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
-      y(std::size_t(kMaxM) * std::size_t(spec.n) * 2);
-  fill_weights(w.get(), spec, 41, nullptr);
-  fill_activations(x.get(), m, spec.k, 42, nullptr);
-  Checker chk(spec);
-  chk.reference(m, x.get(), w.get());
+  Problem pr(spec, m, 41);
+  auto &w = pr.w, &x = pr.x, &y = pr.y;
+  Checker& chk = pr.chk;
   for (const std::string& c : family_configs(GetParam())) {
     if (!applicable(spec, c, {m})) continue;
     SCOPED_TRACE(c);
