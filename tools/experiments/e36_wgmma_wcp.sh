@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Ledger E36 (issues 5, 6; prepared in session 9, branch e36-cp-async-w): the floor probe's
-# cp.async ring stream against the LSU and TMA streams, then wgmma_tma red5 with W copied into
-# the ring by two cp.async loader warps (config key wcp) against the same config with TMA, one
-# device call.
+# Ledger E36 (issues 4-6; prepared in session 9, branch e36-cp-async-w): the floor probe's
+# cp.async ring stream against the LSU and TMA streams; wgmma_tma red5 with W copied into the
+# ring by two cp.async loader warps (config key wcp) against the same config with TMA; the router
+# ring with its W tiles copied by the producer warp's cp.async lanes; one device call.
 # Usage: tools/experiments/e36_wgmma_wcp.sh BIN_DIR OUT_DIR
 #   Steps: `projkit floor` (LSU, TMA box / bulk and cp.async variants; table of the whole-tile
 #   payloads), GPU suites LabGpu.* and Dense/WgmmaTmaRed5 + Dense/SplitkStream (every red5 config
@@ -48,6 +48,30 @@ unpooler 96,128 128 2 6
 unpooler 192 192 2 5
 unpooler 256 256 2 4
 LIST
+# the router ring with the W tiles by cp.async lanes (wcp1) against the shipped ring config
+R=router_hilo_ring.split16.wgn1.ts2.zw1
+timeout 300 "$BIN/projkit_gpu_tests" --gtest_filter='Router*' >"$O/gtest-router.txt" 2>&1
+echo "gtest router rc=$?"; grep -E '^\[  (PASSED|FAILED)|Failure' "$O/gtest-router.txt" | head
+timeout 120 "$BIN/projkit" check --method "$R.wcp1" --families router --m 1..256 --json "$O/check-router-wcp1.json" >"$O/check-router-wcp1.txt" 2>&1
+echo "check router wcp1 rc=$?"
+for c in "$R" "$R.wcp1"; do
+  timeout 120 "$BIN/projkit" bench --method "$c" --families router --loads 64,96,128,192,256 --pairs 100 \
+    --json "$O/router-bench-${c##*.}.json" >"$O/router-bench-${c##*.}.txt" 2>&1
+  echo "bench $c rc=$?"
+done
+python3 - "$O" <<'PY'
+import json, sys
+O = sys.argv[1]
+try:
+    a = {c['m']: c for c in json.load(open(O + '/router-bench-zw1.json'))['cases']}
+    b = {c['m']: c for c in json.load(open(O + '/router-bench-wcp1.json'))['cases']}
+    print('router M | floor | ring zw1 us/ratio | ring zw1.wcp1 us/ratio')
+    for m in sorted(a):
+        print(m, '| %.2f | %.2f/%.3f | %s' % (a[m]['floor_us'], a[m]['cand_us'], a[m]['ratio'],
+              '%.2f/%.3f' % (b[m]['cand_us'], b[m]['ratio']) if m in b else '-'))
+except Exception as e:
+    print('router tables unreadable:', e)
+PY
 python3 - "$O" <<'PY'
 import glob, json, os, sys
 O = sys.argv[1]
