@@ -96,8 +96,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
-                            int m, int n, int k, int kc, int wgn, int stages, unsigned* __restrict__ flags,
-                            int w_cp) {  // E36: 1 = the producer warp's 32 lanes copy the W tiles with cp.async
+                            int m, int n, int k, int kc, int wgn, int stages, unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
@@ -126,7 +125,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), 1 + (w_cp ? 32 : 0));         // the producer's arrive.expect_tx (+ W copy lanes)
+      mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), wgn == 2 ? 8u : 4u);          // one arrive per consuming warp
     }
     fence_mbar_init();
@@ -142,42 +141,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
   }
 
-  if (warp == 2 * 4 && w_cp) {
-    // ---------------- producer, E36: lane 0 issues x by TMA, all 32 lanes copy the pre-swizzled W
-    // tiles with 16-byte cp.async (the LSU path, ledger L6); each lane publishes k-block j once
-    // j + kRingCpLag is issued (wait_group, async-proxy fence for wgmma, arrive on full[s]).
-    constexpr int kRingCpLag = 3;  // < stages (>= 4 whenever the ring is shorter than the K range)
-    const uint64_t pol_x = policy_evict_last(), pol_w = policy_evict_first();
-    if (lane == 0) prefetch_tensor_map(&tm_x);
-    auto publish = [&](int j) {
-      ptx::fence_proxy_async_smem();
-      mbar_arrive(full_bar(j % stages));
-    };
-    for (int j = 0; j < nkb; ++j) {
-      const int s = j % stages;
-      if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));
-      if (lane == 0) {
-        mbar_arrive_expect_tx(full_bar(s), uint32_t(mt * kBlockK * 2));  // x only
-        tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
-      }
-      for (int g = 0; g < wgn; ++g) {
-        const uint8_t* src = wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes;
-#pragma unroll 8
-        for (int q = 0; q < kTileBytes / 16 / 32; ++q) {
-          const int ch = lane + 32 * q;
-          ptx::cp_async_hint16(stage_w(s, g) + uint32_t(ch * 16), src + ch * 16, pol_w);
-        }
-      }
-      ptx::cp_async_commit();
-      if (j >= kRingCpLag) {
-        ptx::cp_async_wait<kRingCpLag>();
-        publish(j - kRingCpLag);
-      }
-    }
-    ptx::cp_async_wait<0>();
-    for (int j = nkb > kRingCpLag ? nkb - kRingCpLag : 0; j < nkb; ++j) publish(j);
-    return;
-  }
   if (warp == 2 * 4) {
     // ---------------- producer (one thread)
     if (lane == 0) {

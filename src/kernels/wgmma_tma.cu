@@ -49,7 +49,7 @@ using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
-                          float*, unsigned*, unsigned long long*, const __nv_bfloat16*);
+                          float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
 int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
@@ -80,7 +80,6 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        w_cp_(cfg.get("wcp", 0) != 0 ? static_cast<const __nv_bfloat16*>(ctx.w) : nullptr),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -159,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_, w_cp_);
+                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -186,7 +185,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  const __nv_bfloat16* w_cp_;  // E36 (config key wcp): W copied into the ring by cp.async warps (else null)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -229,12 +227,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int wcp = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (wcp) c.params.push_back({"wcp", 1});
   return c;
 }
 
@@ -308,13 +305,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- red5 with W copied into the ring by two cp.async warps instead of TMA (E36, prepared in
-      // session 9, NOT run: the floor probe's TMA streams are 4-12 % behind the LSU stream, L6;
-      // E35's LSU feed through the consumers' registers lost because it stalled behind wgmma;
-      // these loaders never wait on the tensor core). The plan's red5 shapes. Unmeasured:
-      cfg(64, 4, 1, 1, 5, 1), cfg(128, 4, 1, 1, 5, 1), cfg(192, 7, 1, 1, 5, 1), cfg(256, 7, 1, 1, 5, 1),
-      cfg(64, 2, 1, 1, 5, 1), cfg(192, 4, 1, 1, 5, 1), cfg(256, 4, 1, 1, 5, 1),
-      cfg(128, 2, 1, 1, 5, 1), cfg(192, 2, 1, 1, 5, 1), cfg(256, 2, 1, 1, 5, 1),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -360,10 +350,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int red = c.get("red", 0);
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
-  const int wcp = c.get("wcp", 0);
-  if (wcp != 0 && wcp != 1) return "wgmma_tma: wcp must be 0 or 1";
-  if (wcp && red != 5) return "wgmma_tma: wcp needs red5 (the loader warps leave before any cluster barrier)";
-  if (wcp && stages <= kWcpLag) return "wgmma_tma: wcp needs more stages than the loaders' cp.async lag";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid

@@ -389,11 +389,6 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// E36: W loaders (warps 2-3 of the producer warpgroup) and how many cp.async groups each keeps
-// in flight before publishing a k-block (< stages, so a slot is published before it is refilled).
-constexpr int kWcpLoaders = 64;
-constexpr int kWcpLag = 3;
-
 template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
@@ -405,9 +400,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                // E12) and 3 (L2 chain, E19) were removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
-                     unsigned long long* __restrict__ stamps,  // dev phase probe (nullptr: off), see stamp()
-                     const __nv_bfloat16* __restrict__ w_cp) {  // E36: non-null = W rows [N][K] copied into the
-                                                                // ring by warps 2-3 with cp.async (red5 only)
+                     unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
   constexpr int kAcc = BM / 2;                // fp32 accumulators per thread: [64 n] x [BM t] / 128
@@ -450,7 +443,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), 1 + (w_cp ? kWcpLoaders : 0));  // the producer's arrive.expect_tx (+ W loaders)
+      mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
@@ -475,8 +468,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       uint32_t phase = 0;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        mbar_arrive_expect_tx(full_bar(s), uint32_t((w_cp ? 0 : kWBytes) + x_rows * kBlockK * 2));  // W + all x slices
-        if (!w_cp) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
+        tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
           tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
         else
@@ -491,37 +484,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       zero_warp::zero_warp_run(ks == 0, y + int64_t(m0) * n_out, n_out, live, n0, BN, flags,
                                   int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
                                   unsigned(split - 1), int(threadIdx.x) & 31, 128 * kConsumerWGs);
-    } else if (w_cp && threadIdx.x >= 128 - kWcpLoaders) {
-      // E36: warps 2-3 copy the W tile of each k-block with 16-byte cp.async (the LSU path, L6)
-      // into the stage in the 128B-swizzled layout TMA would write (16-B chunk c of row r at
-      // r * 128 + (c ^ r % 8) * 16 in a 1024-B aligned tile). Each thread commits one group per
-      // k-block and publishes k-block i once i + kWcpLag is issued: wait_group, the proxy fence
-      // (wgmma reads smem through the async proxy), then its arrival on full[s].
-      const int lt = int(threadIdx.x) - (128 - kWcpLoaders);
-      const uint64_t pol_w = policy_evict_first();
-      const int64_t k = int64_t(k_blocks) * kBlockK;
-      const int nkb = kb_end - kb_begin;
-      auto publish = [&](int i) {
-        ptx::fence_proxy_async_smem();
-        mbar_arrive(full_bar(i % stages));
-      };
-      for (int i = 0; i < nkb; ++i) {
-        const int s = i % stages;
-        if (i >= stages) mbar_wait(empty_bar(s), uint32_t((i / stages - 1) & 1));
-        const __nv_bfloat16* src = w_cp + int64_t(n0) * k + int64_t(kb_begin + i) * kBlockK;
-#pragma unroll 4
-        for (int q = 0; q < kWBytes / 16 / kWcpLoaders; ++q) {
-          const int ch = lt + kWcpLoaders * q, r = ch / 8, c = ch % 8;
-          ptx::cp_async_hint16(stage_w(s) + uint32_t(r * 128 + ((c ^ (r & 7)) * 16)), src + int64_t(r) * k + c * 8, pol_w);
-        }
-        ptx::cp_async_commit();
-        if (i >= kWcpLag) {
-          ptx::cp_async_wait<kWcpLag>();
-          publish(i - kWcpLag);
-        }
-      }
-      ptx::cp_async_wait<0>();
-      for (int i = nkb > kWcpLag ? nkb - kWcpLag : 0; i < nkb; ++i) publish(i);
     }
     if (atomic_combine) return;  // no cluster barrier to join
     __syncwarp();

@@ -129,97 +129,13 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
   if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
 }
 
-// The same units moved by two loader warps with 16-byte cp.async (the LSU path) into the ring,
-// W boxes written in wgmma_tma's 128B-swizzled layout (E36, prepared in session 9: is the
-// cp.async feed as fast as the LSU stream, so that wgmma_tma could take W this way?). A loader
-// thread commits one cp.async group per unit and publishes unit i once unit i + kLag is issued
-// (wait_group, then the proxy fence that lets wgmma's async proxy see the writes, then arrive).
-constexpr int kCpLoaders = 64;  // warps 0-1
-constexpr int kCpLag = 3;       // groups in flight per loader thread before a unit is published
-constexpr int kCpThreads = kCpLoaders + 32;  // + one consumer warp
-
-template <int kStages>
-__global__ void __launch_bounds__(kCpThreads, 1)
-    cp_async_stream_kernel(const __grid_constant__ CUtensorMap /*unused: the launch path of the TMA streams*/,
-                           const char* __restrict__ src, int64_t box_units, int64_t bytes, unsigned* __restrict__ sink,
-                           unsigned magic) {
-  using namespace wgmma_tma;
-  static_assert(kCpLag < kStages, "a unit is published before its slot is needed again");
-  extern __shared__ uint8_t smem_raw[];
-  const uint32_t base = (smem_u32(smem_raw) + 1023u) & ~1023u;
-  const uint32_t bars = base + uint32_t(kStages * kUnitBytes);
-  auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
-  auto empty_bar = [&](int s) { return bars + 8u * uint32_t(kStages + s); };
-  const int64_t bulk0 = box_units * kUnitBytes;
-  const int64_t units = box_units + (bytes - bulk0 + kUnitBytes - 1) / kUnitBytes;
-  const int64_t u0 = units * blockIdx.x / gridDim.x, u1 = units * (blockIdx.x + 1) / gridDim.x;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      mbar_init(full_bar(s), kCpLoaders);
-      mbar_init(empty_bar(s), 1);
-    }
-    fence_mbar_init();
-  }
-  __syncthreads();
-  unsigned acc = 0;
-  const int tid = int(threadIdx.x);
-  if (tid < kCpLoaders) {
-    const uint64_t pol = ptx::l2_evict_first_policy();
-    auto publish = [&](int64_t i) {  // unit u0 + i has landed in this thread's copies
-      ptx::fence_proxy_async_smem();
-      mbar_arrive(full_bar(int(i % kStages)));
-    };
-    for (int64_t i = 0; u0 + i < u1; ++i) {
-      const int64_t u = u0 + i;
-      const int s = int(i % kStages);
-      if (i >= kStages) mbar_wait(empty_bar(s), uint32_t((i / kStages - 1) & 1));
-      const uint32_t dst = base + uint32_t(s * kUnitBytes);
-#pragma unroll 4
-      for (int q = 0; q < kUnitBytes / 16 / kCpLoaders; ++q) {
-        const int ch = tid + kCpLoaders * q;  // 16-byte chunk of the unit
-        if (u < box_units) {                 // box row r (16 KB apart in global), 128B swizzle in smem
-          const int r = ch / 8, c = ch % 8;
-          const char* g = src + ((u / kUnitsPerTile * 128 + r) * int64_t(kViewCols) + (u % kUnitsPerTile) * 64) * 2 + c * 16;
-          ptx::cp_async_hint16(dst + uint32_t(r * 128 + ((c ^ (r & 7)) * 16)), g, pol);
-        } else {
-          const int64_t off = bulk0 + (u - box_units) * kUnitBytes + int64_t(ch) * 16;
-          if (off < bytes) ptx::cp_async_hint16(dst + uint32_t(ch * 16), src + off, pol);
-        }
-      }
-      ptx::cp_async_commit();
-      if (i >= kCpLag) {
-        ptx::cp_async_wait<kCpLag>();
-        publish(i - kCpLag);
-      }
-    }
-    ptx::cp_async_wait<0>();
-    const int64_t n = u1 - u0;
-    for (int64_t i = n > kCpLag ? n - kCpLag : 0; i < n; ++i) publish(i);
-  } else {  // consumer warp
-    const int lane = tid - kCpLoaders;
-    int s = 0;
-    uint32_t phase = 0;
-    for (int64_t u = u0; u < u1; ++u) {
-      mbar_wait(full_bar(s), phase);
-      if (lane == 0) {
-        acc ^= ld_smem_u4(base + uint32_t(s * kUnitBytes)).x;
-        mbar_arrive(empty_bar(s));
-      }
-      __syncwarp();
-      if (++s == kStages) { s = 0; phase ^= 1u; }
-    }
-  }
-  if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
-}
-
 using TmaStreamKernel = void (*)(CUtensorMap, const char*, int64_t, int64_t, unsigned*, unsigned);
 
 struct Variant {
   const char* name;
   void (*kernel)(const uint4*, int64_t, unsigned*, unsigned);  // LSU stream, or null
-  TmaStreamKernel tma_kernel = nullptr;                         // ring stream (TMA or cp.async), or null
-  int stages = 0;                                               // ring: depth (its smem)
-  int threads = kTmaThreads;                                    // ring: block size
+  TmaStreamKernel tma_kernel = nullptr;                         // TMA stream, or null
+  int stages = 0;                                               // TMA: ring depth (its smem)
 };
 
 const Variant kVariants[] = {
@@ -238,8 +154,6 @@ const Variant kVariants[] = {
     {"tma_stream.bulk16k.s8.evict_first", nullptr, tma_stream_kernel<false, 8>, 8},
     {"tma_stream.box128x64.s12.evict_first", nullptr, tma_stream_kernel<true, 12>, 12},
     {"tma_stream.bulk16k.s12.evict_first", nullptr, tma_stream_kernel<false, 12>, 12},
-    // The LSU path into the same ring (E36): 64 loader threads, 16-byte cp.async.
-    {"cp_async_stream.box128x64.s8.evict_first", nullptr, cp_async_stream_kernel<8>, 8, kCpThreads},
 };
 
 }  // namespace
@@ -286,7 +200,7 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
           timer_.stream(),
           [&](cudaStream_t s) {
             if (v.tma_kernel)
-              v.tma_kernel<<<grid, v.threads, smem, s>>>(map, src, tiles * kUnitsPerTile, int64_t(padded),
+              v.tma_kernel<<<grid, kTmaThreads, smem, s>>>(map, src, tiles * kUnitsPerTile, int64_t(padded),
                                                            sink.as<unsigned>(), 0xDEADBEEFu);
             else
               v.kernel<<<grid, kThreads, 0, s>>>(reinterpret_cast<const uint4*>(src), count, sink.as<unsigned>(),

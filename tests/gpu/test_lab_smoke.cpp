@@ -69,9 +69,8 @@ TEST_F(LabGpu, FloorProbeSmoke) {
   FloorProbe probe(timer, 16);
   const FloorResult& f = probe.measure(8u << 20);
   EXPECT_GT(f.floor_us, 0.0);
-  // four LSU streams; on sm_90 also the four TMA streams (E34) and the cp.async ring stream
-  // (E36), which need a payload of >= 2 MB
-  const std::size_t tma = dev.is_hopper_sm90() ? 5 : 0;
+  // four LSU streams; on sm_90 also the four TMA streams (E34), which need a payload of >= 2 MB
+  const std::size_t tma = dev.is_hopper_sm90() ? 4 : 0;
   ASSERT_EQ(f.variants.size(), 4u + tma);
   for (const FloorVariant& v : f.variants) {
     EXPECT_GT(v.us, 0.0) << v.name;
@@ -80,7 +79,6 @@ TEST_F(LabGpu, FloorProbeSmoke) {
   if (tma) {
     EXPECT_EQ(f.variants[4].name, "tma_stream.box128x64.s8.evict_first");
     EXPECT_EQ(f.variants[7].name, "tma_stream.bulk16k.s12.evict_first");
-    EXPECT_EQ(f.variants[8].name, "cp_async_stream.box128x64.s8.evict_first");
   }
   EXPECT_EQ(&probe.measure(8u << 20), &f);  // cached per payload size
   EXPECT_EQ(probe.measure(1u << 20).variants.size(), 4u);  // < 2 MB: LSU streams only
