@@ -121,9 +121,6 @@ Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t s
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeCooperative;
   attr.val.cooperative = 1;
-#ifdef PROJKIT_EXPERIMENT_NO_COOP  // E37 timing build only: the same launch without the attribute
-  attr.val.cooperative = 0;
-#endif
   return launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 

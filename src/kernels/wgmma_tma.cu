@@ -153,9 +153,6 @@ class WgmmaTma final : public PreparedMethod {
       attr = cudaLaunchAttribute{};
       attr.id = cudaLaunchAttributeCooperative;
       attr.val.cooperative = 1;
-#ifdef PROJKIT_EXPERIMENT_NO_COOP  // E37 timing build only: the same launch without the attribute
-      attr.val.cooperative = 0;
-#endif
     }
     lc.attrs = &attr;
     lc.numAttrs = 1;
