@@ -177,16 +177,4 @@ __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_
       : "memory");
 }
 
-// The same copy multicast to every CTA of the cluster in `cta_mask` (multicast::cluster): the
-// tile lands at offset `dst` of each one's smem and counts on each one's mbarrier at offset `bar`,
-// so one L2 read feeds CTAs that need the same tile. Users: router_hilo_ring wmc1 (ledger E39).
-__device__ __forceinline__ void bulk_load_multicast(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar,
-                                                    uint16_t cta_mask, uint64_t policy) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
-      " [%0], [%1], %2, [%3], %4, %5;" ::"r"(dst),
-      "l"(src), "r"(bytes), "r"(bar), "h"(cta_mask), "l"(policy)
-      : "memory");
-}
-
 }  // namespace projkit::ptx

@@ -47,7 +47,7 @@ constexpr int kMaxTokens = 256;  // largest wgmma N
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, unsigned*);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, unsigned*);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
@@ -71,14 +71,13 @@ struct Tiling {
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
-  int wmc = 0;    // 1: the two token slices share each W tile by multicast (E39; ts = 2, zw = 1)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
 Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("wmc", 0)};
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -100,8 +99,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warp)";
-  if (t.wmc != 0 && (t.wmc != 1 || t.ts != 2 || t.zw != 1))
-    return "router_hilo_ring: wmc must be 0, or 1 with ts = 2 and zw = 1 (the slice pair is the cluster)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -133,17 +130,6 @@ class RouterHiloRing final : public PreparedMethod {
         if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
       }
       stages_[tile_index(tn)] = s;
-      if (t_.wmc && s == t_.nkb(spec_.k)) {  // wmc: only where no stage is refilled; and every pair resident
-        cudaLaunchConfig_t lc = launch_config(dim3(unsigned(t_.split), unsigned(spec_.n / (kRows * t_.wgn)), 2u),
-                                              std::size_t(smem_bytes(tn, t_.wgn, s)), nullptr);
-        cudaLaunchAttribute attr = pair_cluster_attr();
-        lc.attrs = &attr;
-        lc.numAttrs = 1;
-        int clusters = 0;
-        cuda_check(cudaOccupancyMaxActiveClusters(&clusters, kernel_for(tn, 1), &lc),
-                   "router_hilo_ring: cudaOccupancyMaxActiveClusters (wmc)");
-        wmc_ok_[tile_index(tn)] = int64_t(clusters) >= int64_t(t_.split) * (spec_.n / (kRows * t_.wgn));
-      }
       max_tn_ = tn;
     }
     const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
@@ -173,29 +159,15 @@ class RouterHiloRing final : public PreparedMethod {
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
     const dim3 grid(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts));
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (t_.zw && t_.wmc && wmc_ok_[tile_index(tn)] && a.m >= 2) {
-      // E39: clusters of the two token slices (cooperative as well: the zero warps' flags)
-      cudaLaunchConfig_t lc = launch_config(grid, smem, a.stream);
-      cudaLaunchAttribute attrs[2] = {pair_cluster_attr(), cudaLaunchAttribute{}};
-      attrs[1].id = cudaLaunchAttributeCooperative;
-      attrs[1].val.cooperative = 1;
-      lc.attrs = attrs;
-      lc.numAttrs = 2;
-      const cudaError_t e = cudaLaunchKernelEx(&lc, kernel_for(tn, 1), x_map, packed_.as<const uint8_t>(),
-                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                               t_.kc(spec_.k), t_.wgn, stages, 1, flags_.as<unsigned>());
-      if (e != cudaSuccess) return cuda_status(e, "router_hilo_ring_kernel launch (wmc)");
-      return cuda_status(cudaGetLastError(), "router_hilo_ring_kernel launch (wmc)");
-    }
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
                                               kernel_for(tn, 1), x_map, packed_.as<const uint8_t>(),
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                              t_.kc(spec_.k), t_.wgn, stages, 0, flags_.as<unsigned>());
+                                              t_.kc(spec_.k), t_.wgn, stages, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 grid, dim3(threads()), smem, a.stream, kernel_for(tn, 0), x_map,
                                 packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, 0, static_cast<unsigned*>(nullptr));
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, static_cast<unsigned*>(nullptr));
   }
 
  private:
@@ -205,27 +177,10 @@ class RouterHiloRing final : public PreparedMethod {
   EncodeTiledFn encode_;
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
-  bool wmc_ok_[5] = {false, false, false, false, false};  // wmc runs at this token tile (see the constructor)
   DeviceBuffer packed_;
   DeviceBuffer flags_;  // zw1 only: ready[blocks], count[blocks] (block = row tile x token slice), zero between calls
 
   int threads() const { return kThreads + 32 * t_.zw; }
-  cudaLaunchConfig_t launch_config(dim3 grid, std::size_t smem, cudaStream_t stream) const {
-    cudaLaunchConfig_t lc{};
-    lc.gridDim = grid;
-    lc.blockDim = dim3(unsigned(threads()));
-    lc.dynamicSmemBytes = smem;
-    lc.stream = stream;
-    return lc;
-  }
-  static cudaLaunchAttribute pair_cluster_attr() {  // wmc: the token-slice pair (grid.z = 2) is a cluster
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = 1;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 2;
-    return attr;
-  }
 };
 
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
@@ -243,12 +198,6 @@ std::vector<Config> ring_configs() {
       // it (the other splits) while the producer streams, instead of the PDL zero kernel (~1.1 us);
       // kernels/splitk_zero_warp.cuh. Predicted -0.8..-1.1 us at every M.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
-      // E39 (session 10, to measure): the same with the slice pair as a cluster sharing each W tile
-      // by multicast (wmc1) where the whole K range fits the ring (M <= 128 here); round 3 R3/R4: the
-      // W-only stream of this tiling is ~1.7 us behind the bulk floor probe over the same DRAM bytes,
-      // and each SM takes 128 KB of W through L2 (both slices) for 64 KB of DRAM. Predicted: -0.3..-1 us
-      // at M 65..128; = elsewhere (the kernel falls back to wmc0 where stages < nkb or m < 2).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"wmc", 1}}},
   };
 }
 

@@ -91,18 +91,12 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = a tenth warp (warp 9, no
 // loads of its own) zeroes / waits for the zeroed y block of the CTA (splitk_zero_warp.cuh;
 // cooperative launch; flags = ready[blocks], count[blocks], block = (blockIdx.z, blockIdx.y)).
-// wmc (runtime, E39): 1 = the two token slices of a (K split, row tile) are a cluster (1, 1, 2) and
-// share the W tiles: slice r bulk-copies the k-blocks j with j % 2 == r and multicasts each to
-// both CTAs, so L2 sends each W byte once per pair instead of once per slice. The host sets it
-// only when both slices are non-empty (m >= 2), ts = 2 and the whole K range fits the ring
-// (stages == nkb: no stage is refilled, so no CTA waits on its peer's consumers).
 template <int TN, int ZW>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32, zeroed by the predecessor
-                            int m, int n, int k, int kc, int wgn, int stages, int wmc,
-                            unsigned* __restrict__ flags) {
+                            int m, int n, int k, int kc, int wgn, int stages, unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
@@ -136,23 +130,13 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
     fence_mbar_init();
   }
-  // wmc: the peer's barriers exist before any multicast lands in its smem. Every thread of both
-  // CTAs then meets once more at the end (cluster_end), so neither CTA exits while a copy it
-  // issued may still be landing in the other.
-  if (wmc)
-    cluster_sync();
-  else
-    __syncthreads();
-  auto cluster_end = [&]() {
-    if (wmc) cluster_sync();
-  };
+  __syncthreads();
 
   if constexpr (ZW == 1) {
     if (warp == 2 * 4 + 1) {  // the zero warp: output block = the slice's tokens x the CTA's 64 wgn rows
       const int blocks = int(gridDim.y * gridDim.z), b = int(blockIdx.z * gridDim.y + blockIdx.y);
       zero_warp::zero_warp_run(blockIdx.x == 0, y + int64_t(t0) * n, n, m_loc, rt0 * kRows, kRows * wgn, flags,
                                   blocks, b, gridDim.x - 1, lane, 128 * kConsumerWGs);
-      cluster_end();
       return;
     }
   }
@@ -164,23 +148,16 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
       const uint64_t pol_w = policy_evict_first();  // each W byte is read once per call
-      const int rank = int(blockIdx.z);  // wmc: the cluster is the slice pair (1, 1, 2): rank = slice
       for (int j = 0; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
-        mbar_arrive_expect_tx(full_bar(s), tx);  // wmc: the W bytes may come from the peer's multicast
-        for (int g = 0; g < wgn; ++g) {
-          const uint8_t* src = wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes;
-          if (!wmc)
-            ptx::bulk_load(stage_w(s, g), src, uint32_t(kTileBytes), full_bar(s), pol_w);
-          else if ((j & 1) == rank)
-            ptx::bulk_load_multicast(stage_w(s, g), src, uint32_t(kTileBytes), full_bar(s), uint16_t(0x3), pol_w);
-        }
+        mbar_arrive_expect_tx(full_bar(s), tx);
+        for (int g = 0; g < wgn; ++g)
+          ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+                    full_bar(s), pol_w);
         tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
       }
     }
-    __syncwarp();
-    cluster_end();
     return;
   }
 
@@ -244,7 +221,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
     ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
   }
-  cluster_end();
 }
 
 }  // namespace projkit::router_ring
