@@ -398,8 +398,6 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int krot,  // red = 5 only: 1 = each N tile's CTAs start their contiguous range at a
-                                // k-block rotated by the tile index and wrap (E40), 0 = from its start
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -429,11 +427,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
-  const int kb_count = kb_end - kb_begin;  // k-blocks of this CTA
-  // E40: N tile t of n_t starts at k-block offset t * kb_count / n_t of its range (same ks, different
-  // tiles read different K windows, so one x box is not requested by every tile at once).
-  const int n_t = int(gridDim.x) / split, rot = krot ? int((int64_t(blockIdx.x) / split) * kb_count / n_t) : 0;
-  auto kb_at = [&](int j) { return kb_begin + (j + rot) % kb_count; };  // its j-th k-block
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -473,9 +466,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
       int s = 0;
       uint32_t phase = 0;
-      for (int j = 0; j < kb_count; ++j) {
-        const int kb = kb_at(j);
-        if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
+        if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
         tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
@@ -511,9 +503,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  for (int j = 0; j < kb_count; ++j) {
+  for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
-    if (j == 0) stamp(1);  // first stage landed
+    if (kb == kb_begin) stamp(1);  // first stage landed
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
@@ -522,7 +514,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
-    if (j > 0) {
+    if (kb > kb_begin) {
       if (mc == 1) {
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
       } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
