@@ -33,6 +33,7 @@
 #include <algorithm>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 #endif
@@ -220,6 +221,18 @@ class WgmmaTma final : public PreparedMethod {
       for (int c = 0; c < n; ++c) v.push_back(double(h[c * 8 + i] - t0));
       std::sort(v.begin(), v.end());
       std::fprintf(stderr, "STAMPS   %-15s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
+    }
+    // Every CTA, for correlating stragglers with their SM, K split and tile (slot 4 = half of the
+    // k-blocks consumed in red5; slot 7 = %smid): appended to $PROJKIT_WGMMA_STAMPS_CSV.
+    if (const char* path = std::getenv("PROJKIT_WGMMA_STAMPS_CSV")) {
+      if (FILE* f = std::fopen(path, "a")) {
+        for (int c = 0; c < n; ++c) {
+          std::fprintf(f, "%s,%d,%d,%d,%llu", name_.c_str(), c, c % split_, c / split_, h[c * 8 + 7]);
+          for (int i = 0; i < 7; ++i) std::fprintf(f, ",%lld", (long long)(h[c * 8 + i] ? h[c * 8 + i] - t0 : 0));
+          std::fprintf(f, "\n");
+        }
+        std::fclose(f);
+      }
     }
   }
 #endif

@@ -434,7 +434,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   auto stamp = [&](int i) {
 #ifdef PROJKIT_WGMMA_STAMPS
     const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
-    if (stamps != nullptr && threadIdx.x == 128) stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
+    if (stamps != nullptr && threadIdx.x == 128) {
+      stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
+      if (i == 0) {  // slot 7: the SM this CTA runs on (where stragglers sit)
+        unsigned smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        stamps[cta_lin * 8 + 7] = smid;
+      }
+    }
 #else
     (void)i;
 #endif
@@ -506,6 +513,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) stamp(1);  // first stage landed
+    if (atomic_combine && kb - kb_begin == (kb_end - kb_begin) / 2) stamp(4);  // red5: half the k-blocks in
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
