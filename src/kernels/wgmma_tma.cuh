@@ -436,11 +436,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
     if (stamps != nullptr && threadIdx.x == 128) {
       stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
-      if (i == 0) {  // slot 7: the SM this CTA runs on (where stragglers sit)
-        unsigned smid;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-        stamps[cta_lin * 8 + 7] = smid;
-      }
+      if (i == 0) stamps[cta_lin * 8 + 7] = ptx::sm_id();  // slot 7: the SM this CTA runs on
     }
 #else
     (void)i;
