@@ -196,7 +196,8 @@ std::vector<Config> ring_configs() {
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
       // The same tiling in one kernel (zw1): a tenth warp zeroes y's block (K split 0) or waits for
       // it (the other splits) while the producer streams, instead of the PDL zero kernel (~1.1 us);
-      // kernels/splitk_zero_warp.cuh. Predicted -0.8..-1.1 us at every M.
+      // kernels/splitk_zero_warp.cuh. Measured (ledger E-zw): equal at M 48..128 (the PDL zero
+      // kernel already overlapped the W stream), -0.3..-0.4 us at 192 / 256.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
   };
 }

@@ -307,14 +307,14 @@ std::vector<Config> stream_configs() {
       // The same two tiles in one kernel (zw1): a ninth warp zeroes y's block (K split 0) or waits
       // for it (the other splits) while the compute warps stream their weights, so neither the PDL
       // zero kernel (~1.1 us at every M) nor session 4's zf1 flag work sits on the critical path
-      // (kernels/splitk_zero_warp.cuh). Predicted: -0.8..-1.1 us at every M.
+      // (kernels/splitk_zero_warp.cuh). Measured (ledger E-zw): -0.56..-0.92 us at every M.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 1}, {"zw", 1}}},
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}}},
-      // E27 (not yet timed): 32 rows x 256 K per block, 256 blocks at two per SM (cooperative:
-      // all resident), 32 splits like kw8.wn4 but half the W registers per block. Router run 3
-      // (zw0, PDL zero kernel) had it 0.3-0.5 us ahead of kw8.wn4 at M 1..32 (7.27 vs 7.66 at
-      // M = 32); since zw1 took 0.6-0.9 us off both shipped tiles, the question is whether it
-      // beats kw8.wn4.zw1 where the plan uses that (M 6..70, 1.36x the floor at M = 32).
+      // E27: 32 rows x 256 K per block, 256 blocks at two per SM (cooperative: all resident), 32
+      // splits like kw8.wn4 but half the W registers per block. Measured (ledger E27, 100 pairs):
+      // M 8 / 16 / 32 4.80 / 5.02 / 5.68 us vs kw8.wn4.zw1 5.25 / 5.66 / 5.98; loses from M 48
+      // (7.62 vs 6.91 at M 64: too few registers left for the token groups). The plan runs it at
+      // M 4..32.
       Config{"router_hilo_stream", {{"kw", 4}, {"wn", 2}, {"zw", 1}}},
   };
 }

@@ -114,14 +114,21 @@ Status launch_with_attribute(const char* what, const cudaLaunchAttribute& attr, 
   return cuda_status(cudaGetLastError(), what);
 }
 
-// Launch cooperatively: all CTAs co-resident or a launch error (never a hang of the peers).
-template <class... KArgs, class... Args>
-Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-                          void (*fn)(KArgs...), Args&&... args) {
+// The cooperative launch attribute: all CTAs co-resident or a launch error (never a hang of the
+// peers). Every zero-warp kernel is launched with it (launch_cooperative below; wgmma_tma red5
+// sets it in its own launch config).
+inline cudaLaunchAttribute cooperative_attr() {
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeCooperative;
   attr.val.cooperative = 1;
-  return launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
+  return attr;
+}
+
+// Launch cooperatively (cooperative_attr).
+template <class... KArgs, class... Args>
+Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                          void (*fn)(KArgs...), Args&&... args) {
+  return launch_with_attribute(what, cooperative_attr(), grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace projkit::zero_warp

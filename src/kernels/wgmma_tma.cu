@@ -151,9 +151,7 @@ class WgmmaTma final : public PreparedMethod {
         return {StatusCode::invalid_argument, "wgmma_tma: red5 grid at this m exceeds the resident CTAs (cooperative)"};
       if ((reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
         return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
-      attr = cudaLaunchAttribute{};
-      attr.id = cudaLaunchAttributeCooperative;
-      attr.val.cooperative = 1;
+      attr = zero_warp::cooperative_attr();
     }
     lc.attrs = &attr;
     lc.numAttrs = 1;
@@ -214,7 +212,7 @@ class WgmmaTma final : public PreparedMethod {
     int n = 0;
     for (int c = 0; c < 4096 && h[c * 8 + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * 8]);
     if (n == 0) return;
-    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "cluster_synced", "reduced", "exit"};
+    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "synced|half", "reduced", "exit"};
     std::fprintf(stderr, "STAMPS %s ctas=%d (ns from the earliest CTA start: min / median / max)\n", name_.c_str(), n);
     for (int i = 0; i < 7; ++i) {
       std::vector<double> v;

@@ -35,7 +35,9 @@
 // with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
 // order-free); a probe row still has one nonzero partial, exact.
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
-// `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11).
+// `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11; slot 4 is the
+// cluster barrier, or in red5 the time half the CTA's k-blocks were consumed) and its %smid
+// (slot 7).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)

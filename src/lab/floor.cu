@@ -184,10 +184,9 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
       cuda_check(cudaFuncSetAttribute(v.tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                  "cudaFuncSetAttribute (tma_stream)");
     } else {
-      int per_sm = 0;
-      cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, kThreads, 0),
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (stream_read)");
-      grid *= unsigned(std::max(1, per_sm));
+      // blocks per SM x SMs (core's resident_ctas), at least one block per SM
+      grid = unsigned(std::max<int64_t>(grid, resident_ctas(reinterpret_cast<const void*>(v.kernel), kThreads, 0,
+                                                            dev.sm_count, "stream_read")));
     }
     std::vector<GraphExec> graphs;
     for (int c = 0; c < copies; ++c) {
