@@ -223,8 +223,9 @@ std::unique_ptr<PreparedMethod> ring_prepare(const PrepareContext& ctx, const Co
 
 extern const KernelFamily kRouterHiloRing = {
     "router_hilo_ring",
-    "router M ~96..256: pre-swizzled hi/lo bf16 W tiles by cp.async.bulk and x by TMA into a per-k-block mbarrier "
-    "ring (one producer warp), wgmma SS as each k-block lands, split-K by red.v4 atomics into PDL-zeroed y",
+    "router M ~65..256: pre-swizzled hi/lo bf16 W tiles by cp.async.bulk and x by TMA into a per-k-block mbarrier "
+    "ring (one producer warp), wgmma SS as each k-block lands, split-K by red.v4 atomics into y zeroed by a PDL "
+    "kernel (zw0) or an in-kernel zero warp (zw1)",
     ring_configs, ring_applicable, ring_prepare};
 
 }  // namespace projkit

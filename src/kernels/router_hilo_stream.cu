@@ -343,7 +343,7 @@ std::unique_ptr<PreparedMethod> stream_prepare(const PrepareContext& ctx, const 
 extern const KernelFamily kRouterHiloStream = {
     "router_hilo_stream",
     "router any M: hi/lo bf16 A fragments loaded once into registers, x token groups in smem, mma.sync, "
-    "split-K by red.v4 atomics into PDL-zeroed y",
+    "split-K by red.v4 atomics into y zeroed by a PDL kernel (zw0) or an in-kernel zero warp (zw1)",
     stream_configs, stream_applicable, stream_prepare};
 
 }  // namespace projkit

@@ -412,7 +412,9 @@ int wgmma_tma_max_active_clusters(const Config& c) {
 }
 
 extern const KernelFamily kWgmmaTma = {
-    "wgmma_tma", "TMA ring + wgmma (W as A, tokens as N), K split over a cluster, DSMEM reduction",
+    "wgmma_tma",
+    "TMA ring + wgmma (W as A, tokens as N), K split over a cluster with a DSMEM reduction, or (red5) over plain "
+    "CTAs adding bf16 partials by atomics into y zeroed by an in-kernel zero warp",
     wgmma_tma_configs, wgmma_tma_applicable, wgmma_tma_prepare};
 
 }  // namespace projkit
