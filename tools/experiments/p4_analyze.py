@@ -1,79 +1,101 @@
 #!/usr/bin/env python3
-"""Ledger P4: reads OUT_DIR/stamps-{1,2}.csv from p4_straggler_stamps.sh and prints, per case,
-where the stragglers sit: the spread of the main-loop ends, whether the last CTAs started late or
-streamed slowly (first half vs second half of their k-blocks), mean end by K split and by N tile,
-and whether what was slow in run 1 is slow again in run 2 (rank correlation of the main-loop end
-by %smid, and by CTA = the same tile and K split)."""
+"""Ledger P4: reads OUT_DIR/stamps-{1,2}.csv from p4_straggler_stamps.sh and prints, per config and
+grid size, where the stragglers sit. A CSV holds every launch of a bench process (warm-up and
+timed launches alike), appended in CTA order, so a launch starts at each row with cta == 0 and
+one config name can carry two grids (pooler and unpooler share a method name).
+Per config and grid:
+- main-loop end min / median / max of the first launches;
+- mean pairwise Spearman rank correlation of the main-loop end between launches, by CTA (same
+  tile and K split) and by %smid;
+- the share of the end's variance explained by the N tile, the K split and the SM;
+- by K split: mean start, first stage, first half, second half, end, exit - end;
+- the stream time (end - first stage) by SM, fastest and slowest twelve.
+(Session 10's first version pooled all launches of a process as one; session 11 split them.)"""
 import csv
-import statistics
+import statistics as st
 import sys
 from collections import defaultdict
 
 
-def load(path):
-    rows = defaultdict(list)
+def launches(path):
+    out = defaultdict(list)  # config -> [launch: [cta rows]]
+    cur = {}
     try:
         with open(path) as f:
             for r in csv.reader(f):
-                cfg, cta, ks, tile, smid = r[0], int(r[1]), int(r[2]), int(r[3]), int(r[4])
-                start, first, end, _parked, half, _reduced, exit_ = (int(x) / 1000.0 for x in r[5:12])
-                rows[cfg].append(dict(cta=cta, ks=ks, tile=tile, smid=smid, start=start, first=first, end=end,
-                                      half=half, exit=exit_))
+                cfg, cta = r[0], int(r[1])
+                d = dict(cta=cta, ks=int(r[2]), tile=int(r[3]), smid=int(r[4]), start=int(r[5]) / 1e3,
+                         first=int(r[6]) / 1e3, end=int(r[7]) / 1e3, half=int(r[9]) / 1e3, exit=int(r[11]) / 1e3)
+                if cta == 0 or cfg not in cur:
+                    cur[cfg] = []
+                    out[cfg].append(cur[cfg])
+                cur[cfg].append(d)
     except FileNotFoundError:
         pass
-    return rows
+    return out
 
 
-def ranks(values):
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    r = [0] * len(values)
+def ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0] * len(v)
     for k, i in enumerate(order):
         r[i] = k
     return r
 
 
 def spearman(a, b):
-    return statistics.correlation(ranks(a), ranks(b)) if len(a) >= 3 else float('nan')
+    return st.correlation(ranks(a), ranks(b)) if len(a) >= 3 else float('nan')
 
 
-def describe(group):
-    return ('start %.2f first %.2f half-first %.2f end-half %.2f' %
-            (statistics.mean(c['start'] for c in group), statistics.mean(c['first'] for c in group),
-             statistics.mean(c['half'] - c['first'] for c in group),
-             statistics.mean(c['end'] - c['half'] for c in group)))
-
-
-def mean_by(ctas, key):
-    groups = defaultdict(list)
-    for c in ctas:
-        groups[c[key]].append(c['end'])
-    return {k: statistics.mean(v) for k, v in groups.items()}
+def pairwise(ll, key):
+    out = []
+    for i in range(len(ll)):
+        for j in range(i + 1, len(ll)):
+            a = {c[key]: c['end'] for c in ll[i]}
+            b = {c[key]: c['end'] for c in ll[j]}
+            common = sorted(set(a) & set(b))
+            if len(common) >= 3:
+                out.append(spearman([a[x] for x in common], [b[x] for x in common]))
+    return st.mean(out) if out else float('nan')
 
 
 def main(out):
-    runs = [load(f'{out}/stamps-1.csv'), load(f'{out}/stamps-2.csv')]
+    runs = [launches(f'{out}/stamps-1.csv'), launches(f'{out}/stamps-2.csv')]
     for cfg in runs[0]:
-        for k, run in enumerate(runs):
-            ctas = run.get(cfg, [])
-            if not ctas:
-                continue
-            ends = sorted(c['end'] for c in ctas)
-            lo, hi = ends[int(0.1 * (len(ends) - 1))], ends[int(0.9 * (len(ends) - 1))]
-            print(f'{cfg} run {k + 1}: {len(ctas)} CTAs, main-loop end min / median / max '
-                  f'{ends[0]:.2f} / {statistics.median(ends):.2f} / {ends[-1]:.2f} us')
-            print('   slowest 10 %: ' + describe([c for c in ctas if c['end'] >= hi]))
-            print('   fastest 10 %: ' + describe([c for c in ctas if c['end'] <= lo]))
-            print('   mean end by K split: ' + ' '.join(f'{ks}:{v:.2f}' for ks, v in sorted(mean_by(ctas, 'ks').items())))
-            tiles = sorted(mean_by(ctas, 'tile').items(), key=lambda kv: -kv[1])
-            print('   slowest N tiles (tile:mean end): ' + ' '.join(f'{t}:{v:.2f}' for t, v in tiles[:5]))
-            print('   slowest SMs (smid:end): ' +
-                  ' '.join(f"{c['smid']}:{c['end']:.2f}" for c in sorted(ctas, key=lambda c: -c['end'])[:8]))
-        for key, what in (('smid', 'SMs'), ('cta', 'CTAs (same tile and K split)')):
-            a = {c[key]: c['end'] for c in runs[0].get(cfg, [])}
-            b = {c[key]: c['end'] for c in runs[1].get(cfg, [])}
-            common = sorted(set(a) & set(b))
-            print(f'   run 1 vs run 2, {len(common)} common {what}: Spearman rank correlation of the main-loop '
-                  f'end {spearman([a[s] for s in common], [b[s] for s in common]):.2f}')
+        by_grid = defaultdict(list)
+        for launch in runs[0][cfg] + runs[1].get(cfg, []):
+            by_grid[len(launch)].append(launch)
+        for n, ll in by_grid.items():
+            print(f'{cfg} grid {n}: {len(ll)} launches')
+            for launch in ll[:3]:
+                e = sorted(c['end'] for c in launch)
+                print('   main-loop end min / median / max %.2f / %.2f / %.2f us, last exit %.2f' %
+                      (e[0], st.median(e), e[-1], max(c['exit'] for c in launch)))
+            print('   mean pairwise Spearman of the end between launches: by CTA %.2f, by SM %.2f' %
+                  (pairwise(ll, 'cta'), pairwise(ll, 'smid')))
+            everything = [c for launch in ll for c in launch]
+            total = st.pvariance([c['end'] for c in everything])
+            for key in ('tile', 'ks', 'smid'):
+                g = defaultdict(list)
+                for c in everything:
+                    g[c[key]].append(c['end'])
+                means = {k: st.mean(v) for k, v in g.items()}
+                print(f'   share of the end variance explained by {key}: '
+                      f'{st.pvariance([means[c[key]] for c in everything]) / total:.2f}')
+            g = defaultdict(list)
+            for c in everything:
+                g[c['ks']].append(c)
+            for ks, cs in sorted(g.items()):
+                m = lambda f: st.mean(f(c) for c in cs)
+                print('   ks%d: start %.2f first %.2f half-first %.2f end-half %.2f end %.2f exit-end %.2f' %
+                      (ks, m(lambda c: c['start']), m(lambda c: c['first']), m(lambda c: c['half'] - c['first']),
+                       m(lambda c: c['end'] - c['half']), m(lambda c: c['end']), m(lambda c: c['exit'] - c['end'])))
+            g = defaultdict(list)
+            for c in everything:
+                g[c['smid']].append(c['end'] - c['first'])
+            ms = sorted((st.mean(v), k) for k, v in g.items())
+            print('   stream time (end - first) by SM, fastest: ' + ' '.join('%d:%.2f' % (k, v) for v, k in ms[:12]))
+            print('   slowest: ' + ' '.join('%d:%.2f' % (k, v) for v, k in ms[-12:]))
 
 
 if __name__ == '__main__':
