@@ -46,11 +46,11 @@ constexpr int kFlagBarrier = 3;
 // stores: cols * sizeof(T) % 16 == 0, rows 16-byte aligned), then publish.
 template <class T>
 __device__ __forceinline__ void zero_warp_owner(T* y, int64_t ld, int rows, int col0, int cols, unsigned* ready,
-                                                int lane) {
+                                                int lane, bool sc_fence = true) {
   const int c16 = cols * int(sizeof(T)) / 16;  // 16-byte chunks per row
   for (int i = lane; i < rows * c16; i += 32)
     reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
-  __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
+  if (sc_fence) __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
   __syncwarp();
   if (lane == 0) ptx::st_release_gpu(ready, 1u);
 }
@@ -73,9 +73,9 @@ __device__ __forceinline__ void zero_warp_peer(unsigned* ready, unsigned* count,
 template <class T>
 __device__ __forceinline__ void zero_warp_run(bool owner, T* y, int64_t ld, int rows, int col0, int cols,
                                               unsigned* flags, int blocks, int b, unsigned peers, int lane,
-                                              int compute_threads) {
+                                              int compute_threads, bool sc_fence = true) {
   if (owner)
-    zero_warp_owner(y, ld, rows, col0, cols, flags + b, lane);
+    zero_warp_owner(y, ld, rows, col0, cols, flags + b, lane, sc_fence);
   else
     zero_warp_peer(flags + b, flags + blocks + b, peers, lane);
   ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);
