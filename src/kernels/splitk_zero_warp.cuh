@@ -84,6 +84,40 @@ __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
   ptx::bar_sync_named(kFlagBarrier, compute_threads + 32);
 }
 
+// E42 (to measure): the zeroing shared by the `members` CTAs of output block b. Each zeroes its
+// own `rows` (a 1/members share of the block's rows), in `pieces` paced parts (pieces > 1: a
+// nanosleep between parts spreads the stores over the stream), fences, and counts itself in
+// (zeroed = flags + b); all wait until every member has zeroed, then check out (passed =
+// flags + blocks + b), the last resets both words for the next call.
+template <class T>
+__device__ __forceinline__ void zero_warp_share_run(T* y, int64_t ld, int rows, int col0, int cols, unsigned* flags,
+                                                    int blocks, int b, unsigned members, int lane,
+                                                    int compute_threads, int pieces) {
+  unsigned* zeroed = flags + b;
+  unsigned* passed = flags + blocks + b;
+  const int c16 = cols * int(sizeof(T)) / 16;
+  const int total = rows * c16;
+  const int per = (total + pieces - 1) / pieces;
+  for (int p = 0; p < pieces; ++p) {
+    const int end = min(total, (p + 1) * per);
+    for (int i = p * per + lane; i < end; i += 32)
+      reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
+    if (pieces > 1) __nanosleep(400);
+  }
+  __threadfence();
+  __syncwarp();
+  if (lane == 0) {
+    atomicAdd(zeroed, 1u);
+    while (ptx::ld_acquire_gpu(zeroed) < members) __nanosleep(64);
+    if (atomicAdd(passed, 1u) == members - 1u) {  // every member has passed the wait above
+      *passed = 0u;
+      *zeroed = 0u;
+    }
+  }
+  __syncwarp();
+  ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);
+}
+
 // Host: "" if all `grid_ctas` CTAs can be resident at once, else the reason.
 template <class Fn>
 std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t grid_ctas, int sm_count) {

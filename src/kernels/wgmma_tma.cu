@@ -86,8 +86,8 @@ class WgmmaTma final : public PreparedMethod {
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    if (zo_ != 0 && (zo_ < 0 || zo_ > 3 || red_ != 5))
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: zo must be 0, or 1..3 with red5");
+    if (zo_ != 0 && (zo_ < 0 || zo_ > 5 || red_ != 5))
+      throw Error(StatusCode::invalid_argument, "wgmma_tma: zo must be 0, or 1..5 with red5");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -328,10 +328,14 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(64, 4, 1, 1, 5, 2), cfg(128, 4, 1, 1, 5, 2), cfg(192, 7, 1, 1, 5, 2), cfg(256, 7, 1, 1, 5, 2),
       cfg(64, 2, 1, 1, 5, 2), cfg(192, 4, 1, 1, 5, 2), cfg(256, 4, 1, 1, 5, 2),
       cfg(128, 2, 1, 1, 5, 2), cfg(192, 2, 1, 1, 5, 2), cfg(256, 2, 1, 1, 5, 2),
-      cfg(64, 4, 1, 1, 5, 3), cfg(128, 4, 1, 1, 5, 3), cfg(192, 7, 1, 1, 5, 3), cfg(256, 7, 1, 1, 5, 3),
-      cfg(64, 2, 1, 1, 5, 3), cfg(192, 4, 1, 1, 5, 3), cfg(256, 4, 1, 1, 5, 3),
-      cfg(128, 2, 1, 1, 5, 3), cfg(192, 2, 1, 1, 5, 3), cfg(256, 2, 1, 1, 5, 3),
-      cfg(64, 2, 1, 1, 5, 1), cfg(192, 4, 1, 1, 5, 1), cfg(256, 7, 1, 1, 5, 1),
+      // E42: zo4 = every split zeroes its share of the tile after its first stage, zo5 = the same
+      // in eight paced parts.
+      cfg(64, 4, 1, 1, 5, 4), cfg(128, 4, 1, 1, 5, 4), cfg(192, 7, 1, 1, 5, 4), cfg(256, 7, 1, 1, 5, 4),
+      cfg(64, 2, 1, 1, 5, 4), cfg(192, 4, 1, 1, 5, 4), cfg(256, 4, 1, 1, 5, 4),
+      cfg(128, 2, 1, 1, 5, 4), cfg(192, 2, 1, 1, 5, 4), cfg(256, 2, 1, 1, 5, 4),
+      cfg(64, 4, 1, 1, 5, 5), cfg(128, 4, 1, 1, 5, 5), cfg(192, 7, 1, 1, 5, 5), cfg(256, 7, 1, 1, 5, 5),
+      cfg(64, 2, 1, 1, 5, 5), cfg(192, 4, 1, 1, 5, 5), cfg(256, 4, 1, 1, 5, 5),
+      cfg(128, 2, 1, 1, 5, 5), cfg(192, 2, 1, 1, 5, 5), cfg(256, 2, 1, 1, 5, 5),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -378,7 +382,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   const int zo = c.get("zo", 0);
-  if (zo != 0 && (zo < 0 || zo > 3 || red != 5)) return "wgmma_tma: zo must be 0, or 1..3 with red5";
+  if (zo != 0 && (zo < 0 || zo > 5 || red != 5)) return "wgmma_tma: zo must be 0, or 1..5 with red5";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid

@@ -401,7 +401,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
                      int zo,   // red5 zero owner (E41): 0 = K split 0 zeroes at once, 1 = the last K split,
-                               // 2 = K split 0 after its first stage landed, 3 = K split 0 without fence.sc
+                               // 2 = K split 0 after its first stage landed, 3 = K split 0 without fence.sc,
+                               // 4 = every split zeroes its share after its first stage (E42), 5 = as 4 in paced parts
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -488,6 +489,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = int(gridDim.x) / split;
       const int live = min(BM, m - m0);
+      if (zo >= 4) {  // E42: the tile's rows zeroed in shares by its split CTAs, after their first stage
+        mbar_wait(full_bar(0), 0u);
+        const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
+        zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
+                                       int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
+                                       unsigned(split), int(threadIdx.x) & 31, 128 * kConsumerWGs, zo == 5 ? 8 : 1);
+        return;
+      }
       const int owner_ks = zo == 1 ? split - 1 : 0;
       if (zo == 2 && ks == owner_ks) mbar_wait(full_bar(0), 0u);  // E41: zero after the first stage landed
       zero_warp::zero_warp_run(ks == owner_ks, y + int64_t(m0) * n_out, n_out, live, n0, BN, flags,
