@@ -64,7 +64,9 @@ KernelFn kernel_for_zw(int tn) {
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw) { return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr; }
+KernelFn kernel_for(int tn, int zw) {
+  return zw == 2 ? kernel_for_zw<2>(tn) : zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
+}
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
@@ -98,7 +100,8 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wgn != 1 && t.wgn != 2) return "router_hilo_ring: wgn must be 1 or 2 (64-row tiles per CTA)";
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
-  if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warp)";
+  if (t.zw < 0 || t.zw > 2)
+    return "router_hilo_ring: zw must be 0 (PDL zero kernel), 1 (zero warp) or 2 (zero warps sharing the block)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -124,7 +127,7 @@ class RouterHiloRing final : public PreparedMethod {
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
         const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
-        const std::string e = zero_warp::grid_fits_one_wave(kernel_for(tn, 1), threads(),
+        const std::string e = zero_warp::grid_fits_one_wave(kernel_for(tn, t_.zw), threads(),
                                                                std::size_t(smem_bytes(tn, t_.wgn, s)), ctas,
                                                                ctx.dev.sm_count);
         if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
@@ -161,7 +164,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
-                                              kernel_for(tn, 1), x_map, packed_.as<const uint8_t>(),
+                                              kernel_for(tn, t_.zw), x_map, packed_.as<const uint8_t>(),
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
                                               t_.kc(spec_.k), t_.wgn, stages, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
@@ -180,7 +183,7 @@ class RouterHiloRing final : public PreparedMethod {
   DeviceBuffer packed_;
   DeviceBuffer flags_;  // zw1 only: ready[blocks], count[blocks] (block = row tile x token slice), zero between calls
 
-  int threads() const { return kThreads + 32 * t_.zw; }
+  int threads() const { return kThreads + (t_.zw != 0 ? 32 : 0); }
 };
 
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
@@ -199,6 +202,9 @@ std::vector<Config> ring_configs() {
       // kernels/splitk_zero_warp.cuh. Measured (ledger E-zw): equal at M 48..128 (the PDL zero
       // kernel already overlapped the W stream), -0.3..-0.4 us at 192 / 256.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
+      // E43 (session 11, to measure): zw2 = the 16 K splits share the block's zeroing, each after
+      // its first stage landed (as wgmma_tma red5 after E42).
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 2}}},
   };
 }
 

@@ -22,7 +22,9 @@
 //   The flags live in a buffer owned by the prepared method, zeroed once at prepare and left zero
 //   by every call (self-resetting: CUDA-graph replays need nothing). One Projection runs on one
 //   stream at a time (the library contract); two Projections own separate flags.
-// In wgmma_tma (red5) the zero warp is the producer warpgroup's second warp.
+// In wgmma_tma (red5) the zero warp is the producer warpgroup's second warp, and the K splits of
+//   an output block share the zeroing instead of one owner (zero_warp_share_run below, after the
+//   CTA's first stage has landed: ledger P4, E41, E42).
 // Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
 //   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
@@ -41,16 +43,19 @@ namespace projkit::zero_warp {
 // Named barrier id of the zero warp's hand-off (ids 0..2 are taken by __syncthreads and the
 // kernels' own named barriers).
 constexpr int kFlagBarrier = 3;
+// Named barrier id on which a kernel may hold its zero warp until the CTA's first loads have
+// landed (wgmma_tma red5: the first consumer warp arrives, the zero warp syncs; 64 threads).
+constexpr int kFirstStageBarrier = 4;
 
 // Owner (one warp, lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols (16-byte
 // stores: cols * sizeof(T) % 16 == 0, rows 16-byte aligned), then publish.
 template <class T>
 __device__ __forceinline__ void zero_warp_owner(T* y, int64_t ld, int rows, int col0, int cols, unsigned* ready,
-                                                int lane, bool sc_fence = true) {
+                                                int lane) {
   const int c16 = cols * int(sizeof(T)) / 16;  // 16-byte chunks per row
   for (int i = lane; i < rows * c16; i += 32)
     reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
-  if (sc_fence) __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
+  __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
   __syncwarp();
   if (lane == 0) ptx::st_release_gpu(ready, 1u);
 }
@@ -73,9 +78,9 @@ __device__ __forceinline__ void zero_warp_peer(unsigned* ready, unsigned* count,
 template <class T>
 __device__ __forceinline__ void zero_warp_run(bool owner, T* y, int64_t ld, int rows, int col0, int cols,
                                               unsigned* flags, int blocks, int b, unsigned peers, int lane,
-                                              int compute_threads, bool sc_fence = true) {
+                                              int compute_threads) {
   if (owner)
-    zero_warp_owner(y, ld, rows, col0, cols, flags + b, lane, sc_fence);
+    zero_warp_owner(y, ld, rows, col0, cols, flags + b, lane);
   else
     zero_warp_peer(flags + b, flags + blocks + b, peers, lane);
   ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);
@@ -84,27 +89,21 @@ __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
   ptx::bar_sync_named(kFlagBarrier, compute_threads + 32);
 }
 
-// E42 (to measure): the zeroing shared by the `members` CTAs of output block b. Each zeroes its
-// own `rows` (a 1/members share of the block's rows), in `pieces` paced parts (pieces > 1: a
-// nanosleep between parts spreads the stores over the stream), fences, and counts itself in
+// The zeroing shared by the `members` CTAs of output block b (wgmma_tma red5): each zero warp
+// zeroes its own `rows` (its share of the block's rows), fences, and counts itself in
 // (zeroed = flags + b); all wait until every member has zeroed, then check out (passed =
-// flags + blocks + b), the last resets both words for the next call.
+// flags + blocks + b); the last to check out resets both words for the next call (every member
+// has passed the wait by then). Then the hand-off to the compute threads, as zero_warp_run.
 template <class T>
 __device__ __forceinline__ void zero_warp_share_run(T* y, int64_t ld, int rows, int col0, int cols, unsigned* flags,
                                                     int blocks, int b, unsigned members, int lane,
-                                                    int compute_threads, int pieces) {
+                                                    int compute_threads) {
   unsigned* zeroed = flags + b;
   unsigned* passed = flags + blocks + b;
   const int c16 = cols * int(sizeof(T)) / 16;
-  const int total = rows * c16;
-  const int per = (total + pieces - 1) / pieces;
-  for (int p = 0; p < pieces; ++p) {
-    const int end = min(total, (p + 1) * per);
-    for (int i = p * per + lane; i < end; i += 32)
-      reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
-    if (pieces > 1) __nanosleep(400);
-  }
-  __threadfence();
+  for (int i = lane; i < rows * c16; i += 32)
+    reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
+  __threadfence();  // this lane's zeros before the warp barrier, so lane 0's count covers them
   __syncwarp();
   if (lane == 0) {
     atomicAdd(zeroed, 1u);

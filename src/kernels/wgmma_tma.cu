@@ -49,7 +49,7 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -81,13 +81,10 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        zo_(cfg.get("zo", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    if (zo_ != 0 && (zo_ < 0 || zo_ > 5 || red_ != 5))
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: zo must be 0, or 1..5 with red5");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -159,7 +156,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_, zo_,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
                                        ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
@@ -187,7 +184,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int zo_;  // red5 zero owner (E41, see the kernel's parameter)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -242,12 +238,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int zo = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (zo) c.params.push_back({"zo", zo});
   return c;
 }
 
@@ -321,21 +316,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- E41 (session 11, to measure): the plan's red5 shapes with the zero owner moved (P4:
-      // K split 0's CTAs land their first stage 0.25-0.9 us after the other splits' and end
-      // 0.4-1.0 us later at M >= 32; the owner zeroes the y tile at start): zo2 zeroes after the
-      // first stage landed, zo3 drops the owner's fence.sc, zo1 makes the last split the owner.
-      cfg(64, 4, 1, 1, 5, 2), cfg(128, 4, 1, 1, 5, 2), cfg(192, 7, 1, 1, 5, 2), cfg(256, 7, 1, 1, 5, 2),
-      cfg(64, 2, 1, 1, 5, 2), cfg(192, 4, 1, 1, 5, 2), cfg(256, 4, 1, 1, 5, 2),
-      cfg(128, 2, 1, 1, 5, 2), cfg(192, 2, 1, 1, 5, 2), cfg(256, 2, 1, 1, 5, 2),
-      // E42: zo4 = every split zeroes its share of the tile after its first stage, zo5 = the same
-      // in eight paced parts.
-      cfg(64, 4, 1, 1, 5, 4), cfg(128, 4, 1, 1, 5, 4), cfg(192, 7, 1, 1, 5, 4), cfg(256, 7, 1, 1, 5, 4),
-      cfg(64, 2, 1, 1, 5, 4), cfg(192, 4, 1, 1, 5, 4), cfg(256, 4, 1, 1, 5, 4),
-      cfg(128, 2, 1, 1, 5, 4), cfg(192, 2, 1, 1, 5, 4), cfg(256, 2, 1, 1, 5, 4),
-      cfg(64, 4, 1, 1, 5, 5), cfg(128, 4, 1, 1, 5, 5), cfg(192, 7, 1, 1, 5, 5), cfg(256, 7, 1, 1, 5, 5),
-      cfg(64, 2, 1, 1, 5, 5), cfg(192, 4, 1, 1, 5, 5), cfg(256, 4, 1, 1, 5, 5),
-      cfg(128, 2, 1, 1, 5, 5), cfg(192, 2, 1, 1, 5, 5), cfg(256, 2, 1, 1, 5, 5),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -381,8 +361,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int red = c.get("red", 0);
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
-  const int zo = c.get("zo", 0);
-  if (zo != 0 && (zo < 0 || zo > 5 || red != 5)) return "wgmma_tma: zo must be 0, or 1..5 with red5";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid

@@ -28,9 +28,12 @@
 // red = 5 (E24): no cluster. The K splits of an output tile are plain CTAs (ks = blockIdx.x %
 // split); each parks its partial tile as bf16 (as red4) and adds it into y with
 // red.global.add.noftz.v4.bf16x2 (16 bytes per add). y starts at zero inside the call: the
-// producer warpgroup's second warp is the router's "zero warp" (splitk_zero_warp.cuh): in K
-// split 0 it zeroes the tile's live rows of y and publishes a flag, in the other splits it waits
-// for the flag, and the consumers pass a named barrier with it before their first add.
+// producer warpgroup's second warp is a "zero warp" (splitk_zero_warp.cuh, zero_warp_share_run):
+// once its CTA's first stage has landed, each K split's zero warp zeroes its 1/split share of
+// the tile's live rows of y and counts in on the tile's flag word; all of them wait for the
+// count to reach split, and the consumers pass a named barrier with their zero warp before
+// their first add. (Split 0 zeroing the whole tile at kernel start, the first version, made
+// split 0's CTAs 0.4-1.0 us late: ledger P4, E41, E42.)
 // Cooperative launch (every CTA resident, one per SM). The adds round to bf16 one by one, so
 // with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
 // order-free); a probe row still has one nonzero partial, exact.
@@ -400,9 +403,6 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int zo,   // red5 zero owner (E41): 0 = K split 0 zeroes at once, 1 = the last K split,
-                               // 2 = K split 0 after its first stage landed, 3 = K split 0 without fence.sc,
-                               // 4 = every split zeroes its share after its first stage (E42), 5 = as 4 in paced parts
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -489,19 +489,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = int(gridDim.x) / split;
       const int live = min(BM, m - m0);
-      if (zo >= 4) {  // E42: the tile's rows zeroed in shares by its split CTAs, after their first stage
-        mbar_wait(full_bar(0), 0u);
-        const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
-        zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
-                                       int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
-                                       unsigned(split), int(threadIdx.x) & 31, 128 * kConsumerWGs, zo == 5 ? 8 : 1);
-        return;
-      }
-      const int owner_ks = zo == 1 ? split - 1 : 0;
-      if (zo == 2 && ks == owner_ks) mbar_wait(full_bar(0), 0u);  // E41: zero after the first stage landed
-      zero_warp::zero_warp_run(ks == owner_ks, y + int64_t(m0) * n_out, n_out, live, n0, BN, flags,
-                                  int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
-                                  unsigned(split - 1), int(threadIdx.x) & 31, 128 * kConsumerWGs, zo != 3);
+      // Its share of the tile's rows is zeroed only after this CTA's first stage has landed (the
+      // first consumer warp's arrive below): zero stores at kernel start delay the CTA's first
+      // TMA data by 0.2-0.8 us (ledger P4, E41, E42).
+      ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
+      const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
+      zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
+                                     int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
+                                     unsigned(split), int(threadIdx.x) & 31, 128 * kConsumerWGs);
     }
     if (atomic_combine) return;  // no cluster barrier to join
     __syncwarp();
@@ -523,7 +518,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   uint32_t phase = 0;
   for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
-    if (kb == kb_begin) stamp(1);  // first stage landed
+    if (kb == kb_begin) {
+      stamp(1);  // first stage landed
+      if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
+    }
     if (atomic_combine && kb - kb_begin == (kb_end - kb_begin) / 2) stamp(4);  // red5: half the k-blocks in
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
