@@ -15,8 +15,10 @@
 //   start). Consumers: 2 warpgroups, wgmma SS m64nTNk16 (A = W image, B = x tile), fp32
 //   accumulators. Split-K: red.global.add.v4.f32 into y zeroed by a PDL predecessor
 //   (kernels/router_splitk_pdl.cuh), as the other router kernels, or (zw1) by a tenth "zero warp"
-//   inside the kernel (kernels/splitk_zero_warp.cuh; measured equal to zw0 at M 48..128 and
-//   0.3-0.4 us faster at 192/256, ledger E-zw).
+//   per CTA inside the kernel, the K splits of a y block each zeroing a share after their first
+//   stage landed (kernels/splitk_zero_warp.cuh, zero_warp_share_run; ledger E-zw: equal to zw0 at
+//   M 48..128 and 0.3-0.4 us faster at 192/256 with split 0 zeroing the whole block; E43: the
+//   shared zeroing 0.27-0.48 us faster again).
 //   Device code: router_hilo_ring.cuh.
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
@@ -64,9 +66,7 @@ KernelFn kernel_for_zw(int tn) {
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw) {
-  return zw == 2 ? kernel_for_zw<2>(tn) : zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
-}
+KernelFn kernel_for(int tn, int zw) { return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr; }
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
@@ -100,8 +100,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wgn != 1 && t.wgn != 2) return "router_hilo_ring: wgn must be 1 or 2 (64-row tiles per CTA)";
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
-  if (t.zw < 0 || t.zw > 2)
-    return "router_hilo_ring: zw must be 0 (PDL zero kernel), 1 (zero warp) or 2 (zero warps sharing the block)";
+  if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -181,9 +180,9 @@ class RouterHiloRing final : public PreparedMethod {
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
   DeviceBuffer packed_;
-  DeviceBuffer flags_;  // zw1 only: ready[blocks], count[blocks] (block = row tile x token slice), zero between calls
+  DeviceBuffer flags_;  // zw1 only: zeroed[blocks], passed[blocks] (block = row tile x token slice), zero between calls
 
-  int threads() const { return kThreads + (t_.zw != 0 ? 32 : 0); }
+  int threads() const { return kThreads + 32 * t_.zw; }
 };
 
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.
@@ -197,14 +196,13 @@ std::vector<Config> ring_configs() {
       // router_hilo_wgmma.split16.wgn1.ts2): M = 96..256 -0.1..-0.75 µs, M = 128 +0.1..-0.75 (machine
       // dependent); loses at M <= 64. Losing tilings and copy-path variants: ledger "router round 3".
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}}},
-      // The same tiling in one kernel (zw1): a tenth warp zeroes y's block (K split 0) or waits for
-      // it (the other splits) while the producer streams, instead of the PDL zero kernel (~1.1 us);
-      // kernels/splitk_zero_warp.cuh. Measured (ledger E-zw): equal at M 48..128 (the PDL zero
-      // kernel already overlapped the W stream), -0.3..-0.4 us at 192 / 256.
+      // The same tiling in one kernel (zw1): a tenth warp per CTA zeroes its share of y's block
+      // after the CTA's first stage landed, and waits for the other K splits' shares, while the
+      // producer streams, instead of the PDL zero kernel (~1.1 us); kernels/splitk_zero_warp.cuh.
+      // Measured (ledger E-zw, with split 0 zeroing the whole block): equal at M 48..128 (the PDL
+      // zero kernel already overlapped the W stream), -0.3..-0.4 us at 192 / 256; the shared
+      // zeroing another -0.27..-0.48 us at M 65..256 (E43).
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
-      // E43 (session 11, to measure): zw2 = the 16 K splits share the block's zeroing, each after
-      // its first stage landed (as wgmma_tma red5 after E42).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 2}}},
   };
 }
 

@@ -89,18 +89,18 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
 // stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
 // guarantees kc % 64 == 0, nkb even when wgn = 1, N % (64 wgn) == 0, 1 <= mt <= TN.
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = a tenth warp (warp 9, no
-// loads of its own) zeroes / waits for the zeroed y block of the CTA (splitk_zero_warp.cuh;
-// cooperative launch; flags = ready[blocks], count[blocks], block = (blockIdx.z, blockIdx.y));
-// 2 (E43, to measure) = as 1, but the K splits share the block's zeroing, each after its first
-// stage landed (zero_warp_share_run, as wgmma_tma red5).
+// loads of its own): the K splits of a y block (blockIdx.z, blockIdx.y) share its zeroing, each
+// after its CTA's first stage landed, and wait for all of them (zero_warp_share_run, as
+// wgmma_tma red5; cooperative launch; flags = zeroed[blocks], passed[blocks]). Split 0 zeroing
+// the whole block at kernel start, the first version, was 0.27-0.48 us slower (ledger E43).
 template <int TN, int ZW>
-__global__ void __launch_bounds__(kThreads + 32 * (ZW != 0 ? 1 : 0), 1)
+__global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32: zeroed by the PDL predecessor (ZW 0) or the zero warp (ZW 1)
                             int m, int n, int k, int kc, int wgn, int stages, unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
-  static_assert(ZW >= 0 && ZW <= 2, "ZW: 0 (PDL zero kernel), 1 (zero warp), 2 (shared zero warps)");
+  static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -134,18 +134,14 @@ __global__ void __launch_bounds__(kThreads + 32 * (ZW != 0 ? 1 : 0), 1)
   }
   __syncthreads();
 
-  if constexpr (ZW != 0) {
+  if constexpr (ZW == 1) {
     if (warp == 2 * 4 + 1) {  // the zero warp: output block = the slice's tokens x the CTA's 64 wgn rows
       const int blocks = int(gridDim.y * gridDim.z), b = int(blockIdx.z * gridDim.y + blockIdx.y);
-      if constexpr (ZW == 2) {
-        ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);  // consumer warp 0 saw the first stage
-        const int r0 = m_loc * int(blockIdx.x) / int(gridDim.x), r1 = m_loc * int(blockIdx.x + 1) / int(gridDim.x);
-        zero_warp::zero_warp_share_run(y + int64_t(t0 + r0) * n, n, r1 - r0, rt0 * kRows, kRows * wgn, flags, blocks,
-                                       b, gridDim.x, lane, 128 * kConsumerWGs);
-      } else {
-        zero_warp::zero_warp_run(blockIdx.x == 0, y + int64_t(t0) * n, n, m_loc, rt0 * kRows, kRows * wgn, flags,
-                                 blocks, b, gridDim.x - 1, lane, 128 * kConsumerWGs);
-      }
+      ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);  // consumer warp 0 has seen the first stage
+      // this K split's share of the block's m_loc token rows
+      const int r0 = m_loc * int(blockIdx.x) / int(gridDim.x), r1 = m_loc * int(blockIdx.x + 1) / int(gridDim.x);
+      zero_warp::zero_warp_share_run(y + int64_t(t0 + r0) * n, n, r1 - r0, rt0 * kRows, kRows * wgn, flags, blocks, b,
+                                     gridDim.x, lane, 128 * kConsumerWGs);
       return;
     }
   }
@@ -182,7 +178,7 @@ __global__ void __launch_bounds__(kThreads + 32 * (ZW != 0 ? 1 : 0), 1)
   for (int j = j0; j < nkb; j += jstep) {
     const int s = j % stages;
     mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
-    if constexpr (ZW == 2)
+    if constexpr (ZW == 1)
       if (j == j0 && warp == 0) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store
     const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
 #pragma unroll
@@ -214,7 +210,7 @@ __global__ void __launch_bounds__(kThreads + 32 * (ZW != 0 ? 1 : 0), 1)
   consumer_bar_sync();
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
-  if constexpr (ZW != 0)
+  if constexpr (ZW == 1)
     zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible
   else
     ptx::griddep_wait();  // y zeroed and visible

@@ -22,9 +22,10 @@
 //   The flags live in a buffer owned by the prepared method, zeroed once at prepare and left zero
 //   by every call (self-resetting: CUDA-graph replays need nothing). One Projection runs on one
 //   stream at a time (the library contract); two Projections own separate flags.
-// In wgmma_tma (red5) the zero warp is the producer warpgroup's second warp, and the K splits of
-//   an output block share the zeroing instead of one owner (zero_warp_share_run below, after the
-//   CTA's first stage has landed: ledger P4, E41, E42).
+// In wgmma_tma (red5) the zero warp is the producer warpgroup's second warp. There and in
+//   router_hilo_ring the K splits of an output block share the zeroing instead of one owner
+//   (zero_warp_share_run below, each after its CTA's first stage has landed: ledger P4, E41-E43);
+//   router_hilo_stream keeps the owner protocol above.
 // Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
 //   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also

@@ -103,7 +103,7 @@ class WgmmaTma final : public PreparedMethod {
                                      "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
       const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
-      flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // ready[tiles], count[tiles]
+      flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // zeroed[tiles], passed[tiles]
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "wgmma_tma: zero the red5 flags");
     } else if (max_active_clusters() < 1) {  // the cluster (one CTA per SM, `split` of them) must be schedulable
       throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
@@ -185,7 +185,7 @@ class WgmmaTma final : public PreparedMethod {
   bool xfit_;
   int red_;
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
-  DeviceBuffer flags_;          // red = 5 only: the zero warp's ready[] / count[], zero between calls
+  DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
   int smem_ = 0;
   EncodeTiledFn encode_;

@@ -404,7 +404,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
-                     unsigned* flags,  // red = 5: ready[tiles], count[tiles] (tile = blockIdx.y x N tile), zero between calls
+                     unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
