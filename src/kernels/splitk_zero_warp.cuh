@@ -26,7 +26,8 @@
 //   router_hilo_ring the K splits of an output block share the zeroing instead of one owner
 //   (zero_warp_share_run below, each after its CTA's first stage has landed: ledger P4, E41-E43);
 //   router_hilo_stream keeps the owner protocol above.
-// Constraints: every CTA of an output block must be resident at once (peers spin on the owner):
+// Constraints: every CTA of an output block must be resident at once (peers spin on the owner,
+//   or in the shared protocol on each other):
 //   the kernel is launched cooperatively (cudaLaunchAttributeCooperative, valid in graphs), so a
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
 //   check the residency at prepare (grid_fits_one_wave, core's resident_ctas). y rows 16-byte aligned, cols * sizeof(T) % 16 == 0.
@@ -45,7 +46,8 @@ namespace projkit::zero_warp {
 // kernels' own named barriers).
 constexpr int kFlagBarrier = 3;
 // Named barrier id on which a kernel may hold its zero warp until the CTA's first loads have
-// landed (wgmma_tma red5: the first consumer warp arrives, the zero warp syncs; 64 threads).
+// landed (wgmma_tma red5, router_hilo_ring zw1: the first consumer warp arrives after its first
+// full-barrier wait, the zero warp syncs; 64 threads).
 constexpr int kFirstStageBarrier = 4;
 
 // Owner (one warp, lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols (16-byte
@@ -90,9 +92,9 @@ __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
   ptx::bar_sync_named(kFlagBarrier, compute_threads + 32);
 }
 
-// The zeroing shared by the `members` CTAs of output block b (wgmma_tma red5): each zero warp
-// zeroes its own `rows` (its share of the block's rows), fences, and counts itself in
-// (zeroed = flags + b); all wait until every member has zeroed, then check out (passed =
+// The zeroing shared by the `members` CTAs of output block b (wgmma_tma red5, router_hilo_ring
+// zw1): each zero warp zeroes its own `rows` (its share of the block's rows), fences (so the
+// count that follows releases the zeros), and counts itself in (zeroed = flags + b); all wait until every member has zeroed, then check out (passed =
 // flags + blocks + b); the last to check out resets both words for the next call (every member
 // has passed the wait by then). Then the hand-off to the compute threads, as zero_warp_run.
 template <class T>
