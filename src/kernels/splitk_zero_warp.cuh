@@ -50,42 +50,45 @@ constexpr int kFlagBarrier = 3;
 // full-barrier wait, the zero warp syncs; 64 threads).
 constexpr int kFirstStageBarrier = 4;
 
-// Owner (one warp, lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols (16-byte
-// stores: cols * sizeof(T) % 16 == 0, rows 16-byte aligned), then publish.
+// One warp (lane = 0..31): zero y[t * ld + col0 + c] for t < rows, c < cols (16-byte stores:
+// cols * sizeof(T) % 16 == 0, rows 16-byte aligned), then fence, so that lane 0's next release
+// (a store or a count) covers every lane's zeros.
 template <class T>
-__device__ __forceinline__ void zero_warp_owner(T* y, int64_t ld, int rows, int col0, int cols, unsigned* ready,
-                                                int lane) {
+__device__ __forceinline__ void zero_rows_fenced(T* y, int64_t ld, int rows, int col0, int cols, int lane) {
   const int c16 = cols * int(sizeof(T)) / 16;  // 16-byte chunks per row
   for (int i = lane; i < rows * c16; i += 32)
     reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
-  __threadfence();  // this lane's zeros before the warp barrier, so lane 0's release covers them
+  __threadfence();  // this lane's zeros before the warp barrier
   __syncwarp();
-  if (lane == 0) ptx::st_release_gpu(ready, 1u);
 }
 
-// Peer (one warp): wait for the owner's zeros, check in; the last of the `peers` resets the flags.
-__device__ __forceinline__ void zero_warp_peer(unsigned* ready, unsigned* count, unsigned peers, int lane) {
-  if (lane == 0) {
-    while (ptx::ld_acquire_gpu(ready) == 0u) __nanosleep(64);
-    if (atomicAdd(count, 1u) == peers - 1u) {  // every peer has passed the wait above
-      *count = 0u;
-      *ready = 0u;
-    }
+// Lane 0: wait until *flag >= target (acquire), then check out on *count; the last of the
+// `checkers` to check out resets both words for the next call (every checker has passed the
+// wait by then, and nobody else reads them after it).
+__device__ __forceinline__ void wait_then_check_out(unsigned* flag, unsigned target, unsigned* count,
+                                                    unsigned checkers) {
+  while (ptx::ld_acquire_gpu(flag) < target) __nanosleep(64);
+  if (atomicAdd(count, 1u) == checkers - 1u) {
+    *count = 0u;
+    *flag = 0u;
   }
-  __syncwarp();
 }
 
-// The zero warp's whole job: owner or peer of output block b (ready = flags + b,
-// count = flags + blocks + b), then the hand-off to the `compute_threads` compute threads, which
+// The zero warp's whole job, one owner per output block b (router_hilo_stream zw1): the owner
+// zeroes the block and publishes ready = flags + b; every peer waits for it and checks out on
+// count = flags + blocks + b. Then the hand-off to the `compute_threads` compute threads, which
 // call wait_for_zero_warp() before their first red.global.add.
 template <class T>
 __device__ __forceinline__ void zero_warp_run(bool owner, T* y, int64_t ld, int rows, int col0, int cols,
                                               unsigned* flags, int blocks, int b, unsigned peers, int lane,
                                               int compute_threads) {
-  if (owner)
-    zero_warp_owner(y, ld, rows, col0, cols, flags + b, lane);
-  else
-    zero_warp_peer(flags + b, flags + blocks + b, peers, lane);
+  if (owner) {
+    zero_rows_fenced(y, ld, rows, col0, cols, lane);
+    if (lane == 0) ptx::st_release_gpu(flags + b, 1u);
+  } else {
+    if (lane == 0) wait_then_check_out(flags + b, 1u, flags + blocks + b, peers);
+    __syncwarp();
+  }
   ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);
 }
 __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
@@ -93,28 +96,17 @@ __device__ __forceinline__ void wait_for_zero_warp(int compute_threads) {
 }
 
 // The zeroing shared by the `members` CTAs of output block b (wgmma_tma red5, router_hilo_ring
-// zw1): each zero warp zeroes its own `rows` (its share of the block's rows), fences (so the
-// count that follows releases the zeros), and counts itself in (zeroed = flags + b); all wait until every member has zeroed, then check out (passed =
-// flags + blocks + b); the last to check out resets both words for the next call (every member
-// has passed the wait by then). Then the hand-off to the compute threads, as zero_warp_run.
+// zw1): each zero warp zeroes its own `rows` (its share of the block's rows) and counts itself in
+// (zeroed = flags + b; the fence before it releases the zeros); all wait until every member has
+// zeroed, then check out on passed = flags + blocks + b. Then the hand-off, as zero_warp_run.
 template <class T>
 __device__ __forceinline__ void zero_warp_share_run(T* y, int64_t ld, int rows, int col0, int cols, unsigned* flags,
                                                     int blocks, int b, unsigned members, int lane,
                                                     int compute_threads) {
-  unsigned* zeroed = flags + b;
-  unsigned* passed = flags + blocks + b;
-  const int c16 = cols * int(sizeof(T)) / 16;
-  for (int i = lane; i < rows * c16; i += 32)
-    reinterpret_cast<uint4*>(y + int64_t(i / c16) * ld + col0)[i % c16] = make_uint4(0u, 0u, 0u, 0u);
-  __threadfence();  // this lane's zeros before the warp barrier, so lane 0's count covers them
-  __syncwarp();
+  zero_rows_fenced(y, ld, rows, col0, cols, lane);
   if (lane == 0) {
-    atomicAdd(zeroed, 1u);
-    while (ptx::ld_acquire_gpu(zeroed) < members) __nanosleep(64);
-    if (atomicAdd(passed, 1u) == members - 1u) {  // every member has passed the wait above
-      *passed = 0u;
-      *zeroed = 0u;
-    }
+    atomicAdd(flags + b, 1u);
+    wait_then_check_out(flags + b, members, flags + blocks + b, members);
   }
   __syncwarp();
   ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);

@@ -14,8 +14,8 @@
 //   (written and read inside one call after a cluster barrier: no counters, no spinning,
 //   nothing to reset; one Projection runs on one stream at a time, like every workspace
 //   here), or, with red5 (E24), without a cluster: each K split adds its bf16-rounded partial
-//   tile into y with bf16x2 atomics, y zeroed inside the call by a "zero warp" of K split 0
-//   and published by a self-resetting flag (kernels/splitk_zero_warp.cuh; cooperative
+//   tile into y with bf16x2 atomics, y zeroed inside the call in shares by the K splits' "zero
+//   warps", counted on a self-resetting word (kernels/splitk_zero_warp.cuh; cooperative
 //   launch), so the split count is no longer bounded by cluster co-residency (qkv split7,
 //   pooler split4) and no CTA waits for its peers' partials. Replay-safe either way. Device
 //   code: wgmma_tma.cuh.
@@ -96,7 +96,7 @@ class WgmmaTma final : public PreparedMethod {
     cuda_check(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
     if (red_ == 5) {
-      // No cluster; the K splits of a tile wait on its K split 0 (zero warp), so the whole grid
+      // No cluster; the K splits of a tile wait for each other's zero shares, so the whole grid
       // must be resident: cooperative launch, grid <= blocks per SM x SMs (checked per call).
       if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no cluster)");
       resident_ctas_ = resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_), ctx.dev.sm_count,

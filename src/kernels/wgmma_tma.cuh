@@ -560,7 +560,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
     consumer_bar_sync();                                   // every consumer's fragments are parked
-    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (K split 0's zero warp)
+    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
     for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
