@@ -94,6 +94,16 @@ __device__ __forceinline__ void ldmatrix_x2(uint32_t& r0, uint32_t& r1, uint32_t
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(addr));
 }
 
+// Four 8x8 b16 matrices from mma fragment layout (thread: row lane/4, columns 2*(lane%4) and +1
+// packed low-first in one register) into smem, each stored transposed: memory row j of matrix i
+// (address from lane 8i + j, 16-B aligned) receives column j. One instruction parks what takes
+// 8 scalar 16-bit stores per thread (sm_90; wgmma_tma's bf16 partial tile, ledger E44).
+__device__ __forceinline__ void stmatrix_x4_trans(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(r0), "r"(r1),
+               "r"(r2), "r"(r3)
+               : "memory");
+}
+
 // D += A(16x16 bf16, row) * B(16x8 bf16, col) with fp32 accumulation (NaN/Inf propagate).
 __device__ __forceinline__ void mma_bf16_16816(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
                                                uint32_t b0, uint32_t b1) {

@@ -262,7 +262,8 @@ __device__ __forceinline__ void add_packed16(float (&acc)[16 / sizeof(Elem)], co
 }
 
 // Park one consumer thread's m64 x BM accumulator fragment into smem as P[t * stride + n]
-// (n fastest), converted to Elem (fp32 for red0/red2, bf16 round-to-nearest for red4).
+// (n fastest), converted to Elem: fp32 for red0 / red2 (the bf16 partials of red4 / red5 are
+// parked by park_partial_bf16_stmatrix below, ledger E44).
 // c: this warpgroup's 64-row part of the W tile.
 template <typename Elem, int BM>
 __device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[BM / 2], int c, int warp, int lane,
@@ -275,6 +276,38 @@ __device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[BM / 2]
     for (int h = 0; h < 2; ++h)
 #pragma unroll
       for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * stride + n_l + 8 * h] = Elem(acc[4 * q + 2 * h + b]);
+}
+
+// Two fp32 -> one register of two bf16 (round to nearest; lo in the low half, as mma fragments
+// and stmatrix expect).
+__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
+  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t*>(&v);
+}
+
+// park_partial<bf16> with stmatrix (red4 / red5, ledger E44): P16[t * stride + n] bf16 at smem
+// address P. Per 8-token group q and row half h the fragment acc[4q + 2h + {0,1}] is an 8x8
+// block in the mma C layout (row n = 8h + lane / 4 of this warp's 16 rows, token columns
+// 8q + 2 * (lane % 4) + {0,1}), so stmatrix.x4.trans stores the blocks (q, 0), (q, 1),
+// (q + 1, 0), (q + 1, 1) as token rows of 8 consecutive n (16 B each; the 272-B row stride puts
+// an 8x8 block's 8 rows in distinct banks): BM / 16 instructions per thread instead of BM / 2
+// scalar 16-bit stores (bm256: 0.70 us of park in the P4 stamps). Token pairs of groups at or
+// past `live` are skipped (red5 reads only t < live).
+template <int BM>
+__device__ __forceinline__ void park_partial_bf16_stmatrix(uint32_t P, const float (&acc)[BM / 2], int c, int warp,
+                                                           int lane, int stride, int live) {
+  static_assert(BM % 16 == 0, "stmatrix.x4 parks 16 tokens (two 8-token groups) at a time");
+  const int i = lane >> 3, j = lane & 7;  // this lane addresses row j of block i of each x4
+  const int n = c * kRowsPerWG + warp * 16 + 8 * (i & 1);
+#pragma unroll
+  for (int q = 0; q < BM / 8; q += 2) {
+    if (8 * q < live) {
+      const int t = 8 * (q + (i >> 1)) + j;
+      ptx::stmatrix_x4_trans(P + uint32_t((t * stride + n) * 2), pack_bf16x2(acc[4 * q], acc[4 * q + 1]),
+                             pack_bf16x2(acc[4 * q + 2], acc[4 * q + 3]), pack_bf16x2(acc[4 * q + 4], acc[4 * q + 5]),
+                             pack_bf16x2(acc[4 * q + 6], acc[4 * q + 7]));
+    }
+  }
 }
 
 // Split-K combine over DSMEM (red0 / red4): token rows [t_begin, t_end) of the tile summed over
@@ -551,9 +584,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   consumer_bar_sync();
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
-  if (bf16_partials)  // P16[BM t][kStrideB] bf16
-    park_partial<__nv_bfloat16, BM>(reinterpret_cast<__nv_bfloat16*>(smem_raw + (base - raw)), acc, c, warp, lane,
-                                    kStrideB);
+  if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
+    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? min(BM, m - m0) : BM);
   else  // P[BM t][kStride] fp32
     park_partial<float, BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
