@@ -99,7 +99,6 @@ class WgmmaTma final : public PreparedMethod {
       // No cluster; the K splits of a tile wait for each other's zero shares, so the whole grid
       // must be resident: cooperative launch, grid <= blocks per SM x SMs (checked per call).
       if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no cluster)");
-      if (stages_ < 4) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs stages >= 4");
       resident_ctas_ = resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_), ctx.dev.sm_count,
                                      "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
@@ -364,7 +363,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster)";
-    if (stages < 4) return "wgmma_tma: red5 needs stages >= 4 (each warpgroup parks in a stage the other no longer reads)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid
     // must be resident at every m of the range.
     if (2 * std::size_t(smem_bytes(bm, bn, stages)) <= dev.smem_per_block_optin)

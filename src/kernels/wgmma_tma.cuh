@@ -173,17 +173,6 @@ template <int N> __device__ __forceinline__ void wgmma_wait() {
 // Compiler-only fence: keeps reads of an accumulator after the wgmma_wait that retires it.
 __device__ __forceinline__ void fence_reg(float& r) { asm volatile("" : "+f"(r)::"memory"); }
 // Named barrier among the consumer warpgroups only (the producer never joins it).
-// red5 (E45): named barriers 5 + c of consumer warpgroup c, and 7, the zero warp's hand-off to
-// warpgroup 1 (warpgroup 0 takes it on zero_warp::kFlagBarrier = 3; 0 is __syncthreads, 1 the
-// consumer barrier below, 4 zero_warp::kFirstStageBarrier).
-constexpr int kFlagBarrierWG1 = 7;
-__device__ __forceinline__ void wg_bar_sync(int c) { ptx::bar_sync_named(5 + c, 128); }
-// red5: bf16 per token row of one warpgroup's parked rows: 64 + 8 (144-B rows: 16-B aligned, an
-// 8x8 stmatrix block's rows in distinct banks).
-constexpr int kStrideWG = kRowsPerWG + 8;
-static_assert(256 * kStrideWG * 2 <= w_tile_bytes(kBlockN) + x_tile_bytes(256) &&
-                  64 * kStrideWG * 2 <= w_tile_bytes(kBlockN) + x_tile_bytes(64),
-              "a warpgroup's parked rows fit one stage at every BM");
 __device__ __forceinline__ void consumer_bar_sync() {
   asm volatile("bar.sync 1, %0;" ::"n"(128 * kConsumerWGs) : "memory");
 }
@@ -538,11 +527,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       // TMA data by 0.2-0.8 us (ledger P4, E41, E42).
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
-      // hand-off to warpgroup 0 on zero_warp::kFlagBarrier, then to warpgroup 1 (E45)
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
-                                     unsigned(split), int(threadIdx.x) & 31, 128);
-      ptx::bar_arrive_named(kFlagBarrierWG1, 128 + 32);
+                                     unsigned(split), int(threadIdx.x) & 31, 128 * kConsumerWGs);
     }
     if (atomic_combine) return;  // no cluster barrier to join
     __syncwarp();
@@ -592,46 +579,30 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
   stamp(2);  // main loop done
 
-  if (atomic_combine) {
-    // red5 (E45): each consumer warpgroup parks its 64 rows and adds them into y on its own, so
-    // the one that retires its last wgmma first starts its atomics while the other still
-    // computes. Warpgroup c parks into the stage (nkb + c) % stages: for stages >= 4 that is
-    // neither the last k-block's stage nor the one before it (the only stages the other
-    // warpgroup may still read); its last use, relative k-block nkb + c - stages (if >= 0), is
-    // over once both warpgroups released it (its empty barrier's phase of that round), and no
-    // later load targets it. P16[BM t][kStrideWG] bf16, this warpgroup's 64 rows.
-    const int live = min(BM, m - m0);
-    const int nkb = kb_end - kb_begin;
-    const int sp = (nkb + c) % stages;
-    const int r_last = nkb + c - stages;  // the last k-block (relative) that used stage sp
-    if (r_last >= 0) mbar_wait(empty_bar(sp), uint32_t((r_last / stages) & 1));
-    const uint32_t P = stage_w(sp);
-    park_partial_bf16_stmatrix<BM>(P, acc, 0, warp, lane, kStrideWG, live);
-    stamp(3);  // this warpgroup's partial rows parked
-    wg_bar_sync(c);                       // the warpgroup's fragments are parked
-    ptx::bar_sync_named(c == 0 ? zero_warp::kFlagBarrier : kFlagBarrierWG1, 128 + 32);  // y tile zeroed, visible
-    constexpr int kChunks = kRowsPerWG / 8;  // 16-byte adds per token row of this warpgroup's rows
-    const int tl = tid - 128 * c;
-    for (int i = tl; i < live * kChunks; i += 128) {
-      const int t = i / kChunks, ch = i % kChunks;
-      ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * kRowsPerWG + ch * 8,
-                          ld_smem_u4(P + uint32_t((t * kStrideWG + ch * 8) * 2)));
-    }
-    stamp(5);
-    stamp(6);
-    return;
-  }
-
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
   // (n fastest): fp32 [BM t][kStride], or bf16 [BM t][kStrideB] for red4.
   consumer_bar_sync();
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
-  if (bf16_partials)  // P16[BM t][kStrideB] bf16
-    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, BM);
+  if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
+    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? min(BM, m - m0) : BM);
   else  // P[BM t][kStride] fp32
     park_partial<float, BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
+  if (atomic_combine) {
+    // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
+    consumer_bar_sync();                                   // every consumer's fragments are parked
+    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
+    constexpr int kChunks = BN / 8;
+    const int live = min(BM, m - m0);
+    for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
+      const int t = i / kChunks, c = i % kChunks;
+      ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
+    }
+    stamp(5);
+    stamp(6);
+    return;
+  }
   if (red == 2) {
     // Through L2: copy the rows other CTAs own into this CTA's global slot (coalesced v4),
     // cluster barrier (release/acquire at cluster scope covers global memory), then each owner
