@@ -49,7 +49,7 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -81,6 +81,7 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
+        head_ns_(cfg.get("head", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -157,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
+                                       head_ns_, ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -184,6 +185,7 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
+  int head_ns_;  // E46 (experiment): ns the producer waits after issuing stage 0
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -243,6 +245,13 @@ Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
+  return c;
+}
+
+// E46 (experiment): a red5 xfit1 config with the stage-0 head start of `ns` nanoseconds.
+Config cfg_head(int bm, int split, int ns) {
+  Config c = cfg(bm, split, 1, 1, 5);
+  c.params.push_back({"head", ns});
   return c;
 }
 
@@ -316,6 +325,14 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
+      // ---- E46 (session 12, experiment): the plan's red5 shapes with the producer sleeping
+      // `head` ns after issuing stage 0, so that every CTA's first stage reaches DRAM ahead of
+      // the rest of the rings (first stage at 2.5-3.4 us in the P4 stamps)
+      cfg_head(64, 4, 300), cfg_head(64, 4, 800), cfg_head(64, 2, 300), cfg_head(64, 2, 800),
+      cfg_head(128, 4, 300), cfg_head(128, 4, 800), cfg_head(128, 2, 300), cfg_head(128, 2, 800),
+      cfg_head(192, 4, 300), cfg_head(192, 4, 800), cfg_head(192, 7, 300), cfg_head(192, 7, 800),
+      cfg_head(256, 7, 300), cfg_head(256, 7, 800), cfg_head(256, 4, 300), cfg_head(256, 4, 800),
+      cfg_head(256, 2, 300), cfg_head(256, 2, 800),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -359,6 +376,8 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
+  const int head = c.get("head", 0);
+  if (head < 0 || head > 5000) return "wgmma_tma: head (ns after stage 0, E46) must be 0..5000";
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {

@@ -436,6 +436,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
+                     int head_ns,  // E46 (experiment): the producer sleeps this long after issuing stage 0
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -516,6 +517,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         else
           tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
                                 m0 + g * slice_rows, mask, pol_x);
+        if (kb == kb_begin && head_ns > 0) __nanosleep(unsigned(head_ns));  // E46: stage 0 ahead of the rest
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
     } else if (atomic_combine && threadIdx.x / 32 == 1) {
