@@ -81,7 +81,12 @@ __host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages) {
   return stages * stage_bytes(bm, bn) > partial_bytes(bm, bn) ? stages * stage_bytes(bm, bn) : partial_bytes(bm, bn);
 }
 // [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
+#ifdef PROJKIT_WGMMA_STAMPS
+// P5 probe (stamps builds only): one more mbarrier after the ring's, on which stage 0's x lands.
+__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages + 16; }
+#else
 __host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages; }
+#endif
 
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
@@ -488,6 +493,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
+#ifdef PROJKIT_WGMMA_STAMPS
+    mbar_init(bars + 16u * uint32_t(stages), 1);  // P5 probe: stage 0's x
+#endif
     fence_mbar_init();
   }
   if (atomic_combine)
@@ -510,6 +518,19 @@ __global__ void __launch_bounds__(kThreads, 1)
       uint32_t phase = 0;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+#ifdef PROJKIT_WGMMA_STAMPS
+        if (stamps != nullptr && atomic_combine && kb == kb_begin) {
+          // P5 probe: W of stage 0 on full[0], its x on the probe barrier; slot 4 = issue time
+          const uint32_t probe = bars + 16u * uint32_t(stages);
+          mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes));
+          tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+          mbar_arrive_expect_tx(probe, uint32_t(x_rows * kBlockK * 2));
+          tma_load_2d(stage_x(s), &tm_x, probe, kb * kBlockK, m0, pol_x);
+          stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 4] = globaltimer_ns();
+          if (++s == stages) { s = 0; phase ^= 1u; }
+          continue;
+        }
+#endif
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
         tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
@@ -520,7 +541,14 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (kb == kb_begin && head_ns > 0) __nanosleep(unsigned(head_ns));  // E46: stage 0 ahead of the rest
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
-    } else if (atomic_combine && threadIdx.x / 32 == 1) {
+    }
+#ifdef PROJKIT_WGMMA_STAMPS
+    else if (stamps != nullptr && atomic_combine && threadIdx.x == 64) {
+      mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5 probe: slot 5 = stage 0's x landed
+      stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 5] = globaltimer_ns();
+    }
+#endif
+    else if (atomic_combine && threadIdx.x / 32 == 1) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = int(gridDim.x) / split;
       const int live = min(BM, m - m0);
@@ -557,7 +585,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
-    if (atomic_combine && kb - kb_begin == (kb_end - kb_begin) / 2) stamp(4);  // red5: half the k-blocks in
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (stamps != nullptr && atomic_combine && kb == kb_begin) mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5: x of stage 0
+#endif
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
@@ -601,8 +631,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int t = i / kChunks, c = i % kChunks;
       ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
     }
-    stamp(5);
-    stamp(6);
+    stamp(6);  // (red5: slots 4 and 5 belong to the P5 probe)
     return;
   }
   if (red == 2) {
