@@ -81,7 +81,7 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        head_ns_(cfg.get("head", 0)),
+        early_(cfg.get("early", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -158,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       head_ns_, ws_.as<float>(), flags_.as<unsigned>(), stamps_);
+                                       early_, ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -185,7 +185,7 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int head_ns_;  // E46 (experiment): ns the producer waits after issuing stage 0
+  int early_;  // E47 (experiment): the first ring fill issued before the CTA-wide barrier (red5)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -248,10 +248,10 @@ Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   return c;
 }
 
-// E46 (experiment): a red5 xfit1 config with the stage-0 head start of `ns` nanoseconds.
-Config cfg_head(int bm, int split, int ns) {
+// E47 (experiment): a red5 xfit1 config whose first ring fill leaves right after the barrier init.
+Config cfg_early(int bm, int split) {
   Config c = cfg(bm, split, 1, 1, 5);
-  c.params.push_back({"head", ns});
+  c.params.push_back({"early", 1});
   return c;
 }
 
@@ -325,14 +325,10 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- E46 (session 12, experiment): the plan's red5 shapes with the producer sleeping
-      // `head` ns after issuing stage 0, so that every CTA's first stage reaches DRAM ahead of
-      // the rest of the rings (first stage at 2.5-3.4 us in the P4 stamps)
-      cfg_head(64, 4, 300), cfg_head(64, 4, 800), cfg_head(64, 2, 300), cfg_head(64, 2, 800),
-      cfg_head(128, 4, 300), cfg_head(128, 4, 800), cfg_head(128, 2, 300), cfg_head(128, 2, 800),
-      cfg_head(192, 4, 300), cfg_head(192, 4, 800), cfg_head(192, 7, 300), cfg_head(192, 7, 800),
-      cfg_head(256, 7, 300), cfg_head(256, 7, 800), cfg_head(256, 4, 300), cfg_head(256, 4, 800),
-      cfg_head(256, 2, 300), cfg_head(256, 2, 800),
+      // ---- E47 (session 12, experiment): the plan's red5 shapes with the first ring fill issued
+      // by thread 0 right after the barrier init (P5: 0.7 us from kernel start to the first issue)
+      cfg_early(64, 4), cfg_early(64, 2), cfg_early(128, 4), cfg_early(128, 2), cfg_early(192, 4),
+      cfg_early(192, 7), cfg_early(192, 2), cfg_early(256, 7), cfg_early(256, 4), cfg_early(256, 2),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -376,8 +372,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  const int head = c.get("head", 0);
-  if (head < 0 || head > 5000) return "wgmma_tma: head (ns after stage 0, E46) must be 0..5000";
+  const int early = c.get("early", 0);
+  if (early != 0 && early != 1) return "wgmma_tma: early must be 0 or 1";
+  if (early && c.get("red", 0) != 5) return "wgmma_tma: early (E47) needs red5";
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {

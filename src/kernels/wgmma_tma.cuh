@@ -441,7 +441,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int head_ns,  // E46 (experiment): the producer sleeps this long after issuing stage 0
+                     int early,  // E47 (experiment, red5 only): 1 = thread 0 issues the first ring fill right
+                                 // after the barrier init, before __syncthreads and setmaxnreg
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -497,6 +498,22 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_init(bars + 16u * uint32_t(stages), 1);  // P5 probe: stage 0's x
 #endif
     fence_mbar_init();
+    if (early && atomic_combine) {
+      // E47: the first ring fill leaves before the CTA-wide barrier and the producer's setmaxnreg
+      // (P5: 0.7 us from kernel start to the first issue); the producer loop below skips it.
+      prefetch_tensor_map(&tm_w);
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+      const int n_early = min(stages, kb_end - kb_begin);
+      for (int j = 0; j < n_early; ++j) {
+        mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
+        tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+        tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+      }
+#ifdef PROJKIT_WGMMA_STAMPS
+      if (stamps != nullptr) stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 4] = globaltimer_ns();
+#endif
+    }
   }
   if (atomic_combine)
     __syncthreads();  // no cluster (red5): the barriers exist before the producer's first load
@@ -517,6 +534,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       int s = 0;
       uint32_t phase = 0;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
+        if (early && atomic_combine && kb - kb_begin < stages) {  // E47: issued before __syncthreads
+          if (++s == stages) { s = 0; phase ^= 1u; }
+          continue;
+        }
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && atomic_combine && kb == kb_begin) {
@@ -538,12 +559,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         else
           tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
                                 m0 + g * slice_rows, mask, pol_x);
-        if (kb == kb_begin && head_ns > 0) __nanosleep(unsigned(head_ns));  // E46: stage 0 ahead of the rest
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
     }
 #ifdef PROJKIT_WGMMA_STAMPS
-    else if (stamps != nullptr && atomic_combine && threadIdx.x == 64) {
+    else if (stamps != nullptr && atomic_combine && !early && threadIdx.x == 64) {
       mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5 probe: slot 5 = stage 0's x landed
       stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 5] = globaltimer_ns();
     }
@@ -586,7 +606,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
 #ifdef PROJKIT_WGMMA_STAMPS
-    if (stamps != nullptr && atomic_combine && kb == kb_begin) mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5: x of stage 0
+    if (stamps != nullptr && atomic_combine && !early && kb == kb_begin) mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5: x of stage 0
 #endif
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
