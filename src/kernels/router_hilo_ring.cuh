@@ -98,7 +98,10 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32: zeroed by the PDL predecessor (ZW 0) or the zero warp (ZW 1)
-                            int m, int n, int k, int kc, int wgn, int stages, unsigned* __restrict__ flags) {
+                            int m, int n, int k, int kc, int wgn, int stages,
+                            int early,  // E48 (experiment): 1 = thread 0 issues the first ring fill right after the
+                                        // mbarrier init, before __syncthreads (as wgmma_tma red5, ledger E47)
+                            unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
@@ -125,12 +128,26 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   const int kb_all = k / kBlockK;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
 
+  const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);  // bytes per stage
+  const int n_first = early ? min(stages, nkb) : 0;                     // k-blocks issued by thread 0
+  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {      // k-block j into stage s
+    mbar_arrive_expect_tx(full_bar(s), tx);
+    for (int g = 0; g < wgn; ++g)
+      ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+                     full_bar(s), pol_w);
+    tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+  };
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), wgn == 2 ? 8u : 4u);          // one arrive per consuming warp
     }
     fence_mbar_init();
+    if (n_first > 0) {
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+      for (int j = 0; j < n_first; ++j) issue(j, j, pol_w, pol_x);
+    }
   }
   __syncthreads();
 
@@ -150,17 +167,12 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     // ---------------- producer (one thread)
     if (lane == 0) {
       prefetch_tensor_map(&tm_x);
-      const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
       const uint64_t pol_w = policy_evict_first();  // each W byte is read once per call
-      for (int j = 0; j < nkb; ++j) {
+      for (int j = n_first; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
-        mbar_arrive_expect_tx(full_bar(s), tx);
-        for (int g = 0; g < wgn; ++g)
-          ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
-                    full_bar(s), pol_w);
-        tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+        issue(j, s, pol_w, pol_x);
       }
     }
     return;

@@ -49,7 +49,7 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -81,7 +81,6 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        early_(cfg.get("early", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -158,7 +157,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       early_, ws_.as<float>(), flags_.as<unsigned>(), stamps_);
+                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -185,7 +184,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int early_;  // E47 (experiment): the first ring fill issued before the CTA-wide barrier (red5)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -214,7 +212,7 @@ class WgmmaTma final : public PreparedMethod {
     int n = 0;
     for (int c = 0; c < 4096 && h[c * 8 + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * 8]);
     if (n == 0) return;
-    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "synced|half", "reduced", "exit"};
+    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "synced|issued", "reduced", "exit"};
     std::fprintf(stderr, "STAMPS %s ctas=%d (ns from the earliest CTA start: min / median / max)\n", name_.c_str(), n);
     for (int i = 0; i < 7; ++i) {
       std::vector<double> v;
@@ -222,8 +220,8 @@ class WgmmaTma final : public PreparedMethod {
       std::sort(v.begin(), v.end());
       std::fprintf(stderr, "STAMPS   %-15s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
     }
-    // Every CTA, for correlating stragglers with their SM, K split and tile (slot 4 = half of the
-    // k-blocks consumed in red5; slot 7 = %smid): appended to $PROJKIT_WGMMA_STAMPS_CSV.
+    // Every CTA, for correlating stragglers with their SM, K split and tile (slot 4 = red5's first
+    // ring fill issued, ledger P5; slot 7 = %smid): appended to $PROJKIT_WGMMA_STAMPS_CSV.
     if (const char* path = std::getenv("PROJKIT_WGMMA_STAMPS_CSV")) {
       if (FILE* f = std::fopen(path, "a")) {
         for (int c = 0; c < n; ++c) {
@@ -245,13 +243,6 @@ Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  return c;
-}
-
-// E47 (experiment): a red5 xfit1 config whose first ring fill leaves right after the barrier init.
-Config cfg_early(int bm, int split) {
-  Config c = cfg(bm, split, 1, 1, 5);
-  c.params.push_back({"early", 1});
   return c;
 }
 
@@ -325,10 +316,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- E47 (session 12, experiment): the plan's red5 shapes with the first ring fill issued
-      // by thread 0 right after the barrier init (P5: 0.7 us from kernel start to the first issue)
-      cfg_early(64, 4), cfg_early(64, 2), cfg_early(128, 4), cfg_early(128, 2), cfg_early(192, 4),
-      cfg_early(192, 7), cfg_early(192, 2), cfg_early(256, 7), cfg_early(256, 4), cfg_early(256, 2),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -372,9 +359,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  const int early = c.get("early", 0);
-  if (early != 0 && early != 1) return "wgmma_tma: early must be 0 or 1";
-  if (early && c.get("red", 0) != 5) return "wgmma_tma: early (E47) needs red5";
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {

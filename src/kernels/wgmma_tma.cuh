@@ -2,7 +2,9 @@
 //
 // One CTA = 3 warpgroups (384 threads):
 //   WG0     producer: one thread issues TMA loads (W tile + x tile per k-block) into a
-//           `stages`-deep smem ring, completion counted on full[s] mbarriers (expect_tx);
+//           `stages`-deep smem ring, completion counted on full[s] mbarriers (expect_tx); in
+//           red5 the first ring fill is issued by thread 0 right after the mbarrier init, before
+//           the CTA-wide barrier and setmaxnreg (ledger P5, E47), the producer loop refills;
 //   WG1,WG2 consumers: each owns kRowsPerWG = 64 rows of W (the wgmma M; 128 per warpgroup,
 //           two m64 wgmmas, was measured slower and removed, issue 6 E10) and all BM tokens (the wgmma N),
 //           D[n, t] = sum_k W[n, k] * x[t, k] (operand swap: y^T tile), fp32 accumulators,
@@ -39,8 +41,8 @@
 // order-free); a probe row still has one nonzero partial, exact.
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
 // `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11; slot 4 is the
-// cluster barrier, or in red5 the time half the CTA's k-blocks were consumed) and its %smid
-// (slot 7).
+// cluster barrier, or in red5 the time thread 0 had issued the first ring fill (P5)) and its
+// %smid (slot 7).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)
@@ -81,12 +83,7 @@ __host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages) {
   return stages * stage_bytes(bm, bn) > partial_bytes(bm, bn) ? stages * stage_bytes(bm, bn) : partial_bytes(bm, bn);
 }
 // [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
-#ifdef PROJKIT_WGMMA_STAMPS
-// P5 probe (stamps builds only): one more mbarrier after the ring's, on which stage 0's x lands.
-__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages + 16; }
-#else
 __host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages; }
-#endif
 
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
@@ -441,8 +438,6 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int early,  // E47 (experiment, red5 only): 1 = thread 0 issues the first ring fill right
-                                 // after the barrier init, before __syncthreads and setmaxnreg
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
@@ -472,6 +467,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
+  const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -494,24 +490,21 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
-#ifdef PROJKIT_WGMMA_STAMPS
-    mbar_init(bars + 16u * uint32_t(stages), 1);  // P5 probe: stage 0's x
-#endif
     fence_mbar_init();
-    if (early && atomic_combine) {
-      // E47: the first ring fill leaves before the CTA-wide barrier and the producer's setmaxnreg
-      // (P5: 0.7 us from kernel start to the first issue); the producer loop below skips it.
+    if (atomic_combine) {
+      // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
+      // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
+      // us off every plan shape); the producer loop below starts after it.
       prefetch_tensor_map(&tm_w);
       prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      const int n_early = min(stages, kb_end - kb_begin);
-      for (int j = 0; j < n_early; ++j) {
+      for (int j = 0; j < n_first; ++j) {
         mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
         tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
         tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
       }
 #ifdef PROJKIT_WGMMA_STAMPS
-      if (stamps != nullptr) stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 4] = globaltimer_ns();
+      if (stamps != nullptr) stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 4] = globaltimer_ns();  // fill issued
 #endif
     }
   }
@@ -531,27 +524,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
       uint16_t mask = 0;               // the CTAs of the cluster with the same K range
       for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
-      int s = 0;
-      uint32_t phase = 0;
-      for (int kb = kb_begin; kb < kb_end; ++kb) {
-        if (early && atomic_combine && kb - kb_begin < stages) {  // E47: issued before __syncthreads
-          if (++s == stages) { s = 0; phase ^= 1u; }
-          continue;
-        }
+      const int skip = atomic_combine ? n_first : 0;  // red5: the first fill is already in flight
+      int s = skip % stages;
+      uint32_t phase = uint32_t(skip / stages);
+      for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-#ifdef PROJKIT_WGMMA_STAMPS
-        if (stamps != nullptr && atomic_combine && kb == kb_begin) {
-          // P5 probe: W of stage 0 on full[0], its x on the probe barrier; slot 4 = issue time
-          const uint32_t probe = bars + 16u * uint32_t(stages);
-          mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes));
-          tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
-          mbar_arrive_expect_tx(probe, uint32_t(x_rows * kBlockK * 2));
-          tma_load_2d(stage_x(s), &tm_x, probe, kb * kBlockK, m0, pol_x);
-          stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 4] = globaltimer_ns();
-          if (++s == stages) { s = 0; phase ^= 1u; }
-          continue;
-        }
-#endif
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
         tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (mc == 1)
@@ -561,14 +538,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                 m0 + g * slice_rows, mask, pol_x);
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
-    }
-#ifdef PROJKIT_WGMMA_STAMPS
-    else if (stamps != nullptr && atomic_combine && !early && threadIdx.x == 64) {
-      mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5 probe: slot 5 = stage 0's x landed
-      stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 5] = globaltimer_ns();
-    }
-#endif
-    else if (atomic_combine && threadIdx.x / 32 == 1) {
+    } else if (atomic_combine && threadIdx.x / 32 == 1) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = int(gridDim.x) / split;
       const int live = min(BM, m - m0);
@@ -605,9 +575,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
-#ifdef PROJKIT_WGMMA_STAMPS
-    if (stamps != nullptr && atomic_combine && !early && kb == kb_begin) mbar_wait(bars + 16u * uint32_t(stages), 0);  // P5: x of stage 0
-#endif
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
@@ -651,7 +618,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int t = i / kChunks, c = i % kChunks;
       ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
     }
-    stamp(6);  // (red5: slots 4 and 5 belong to the P5 probe)
+    stamp(6);  // (red5: slot 4 is the first fill's issue, see above; slot 5 stays 0)
     return;
   }
   if (red == 2) {

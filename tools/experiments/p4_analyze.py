@@ -8,7 +8,7 @@ Per config and grid:
 - mean pairwise Spearman rank correlation of the main-loop end between launches, by CTA (same
   tile and K split) and by %smid;
 - the share of the end's variance explained by the N tile, the K split and the SM;
-- by K split: mean start, first stage, first half, second half, end, exit - end;
+- by K split: mean start, first fill issued (slot 4 since session 12: P5, E47), first stage, end, exit - end;
 - the stream time (end - first stage) by SM, fastest and slowest twelve.
 (Session 10's first version pooled all launches of a process as one; session 11 split them.)"""
 import csv
@@ -25,7 +25,7 @@ def launches(path):
             for r in csv.reader(f):
                 cfg, cta = r[0], int(r[1])
                 d = dict(cta=cta, ks=int(r[2]), tile=int(r[3]), smid=int(r[4]), start=int(r[5]) / 1e3,
-                         first=int(r[6]) / 1e3, end=int(r[7]) / 1e3, half=int(r[9]) / 1e3, exit=int(r[11]) / 1e3)
+                         first=int(r[6]) / 1e3, end=int(r[7]) / 1e3, issue=int(r[9]) / 1e3, exit=int(r[11]) / 1e3)
                 if cta == 0 or cfg not in cur:
                     cur[cfg] = []
                     out[cfg].append(cur[cfg])
@@ -87,9 +87,9 @@ def main(out):
                 g[c['ks']].append(c)
             for ks, cs in sorted(g.items()):
                 m = lambda f: st.mean(f(c) for c in cs)
-                print('   ks%d: start %.2f first %.2f half-first %.2f end-half %.2f end %.2f exit-end %.2f' %
-                      (ks, m(lambda c: c['start']), m(lambda c: c['first']), m(lambda c: c['half'] - c['first']),
-                       m(lambda c: c['end'] - c['half']), m(lambda c: c['end']), m(lambda c: c['exit'] - c['end'])))
+                print('   ks%d: start %.2f issue %.2f first %.2f end %.2f exit-end %.2f' %
+                      (ks, m(lambda c: c['start']), m(lambda c: c['issue']), m(lambda c: c['first']),
+                       m(lambda c: c['end']), m(lambda c: c['exit'] - c['end'])))
             g = defaultdict(list)
             for c in everything:
                 g[c['smid']].append(c['end'] - c['first'])

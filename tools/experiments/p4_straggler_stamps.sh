@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Ledger P4 (session 10): where do wgmma_tma red5's stragglers sit? Per-CTA phase stamps of the
-# last launch (start, first stage, half of the k-blocks, main-loop end, exit) with the CTA's
+# last launch (start, first fill issued, first stage, main-loop end, exit) with the CTA's
 # %smid, K split and N tile, for six plan cases, each in two separate processes (is a slow SM
 # slow again?). BIN_DIR/projkit must be a PROJKIT_WGMMA_STAMPS build (cmake
 # -DCMAKE_CUDA_FLAGS=-DPROJKIT_WGMMA_STAMPS=1); the CSV rows are appended to OUT_DIR/stamps.csv
 # (columns: config, cta, ks, tile, smid, then ns from the earliest CTA start for start,
-# first_data, mainloop_end, parked, half (red5), reduced, exit).
+# first_data, mainloop_end, parked, fill issued (red5, slot 4 since session 12), reduced, exit).
 # Usage: tools/experiments/p4_straggler_stamps.sh BIN_DIR OUT_DIR
 set -u
 BIN=${1:?bin dir}; O=${2:?out dir}; mkdir -p "$O"
