@@ -18,7 +18,9 @@
 //   per CTA inside the kernel, the K splits of a y block each zeroing a share after their first
 //   stage landed (kernels/splitk_zero_warp.cuh, zero_warp_share_run; ledger E-zw: equal to zw0 at
 //   M 48..128 and 0.3-0.4 us faster at 192/256 with split 0 zeroing the whole block; E43: the
-//   shared zeroing 0.27-0.48 us faster again).
+//   shared zeroing 0.27-0.48 us faster again). Config key early1 (E48): thread 0 issues the
+//   first ring fill right after the mbarrier init instead of the producer after __syncthreads
+//   (wgmma_tma red5's E47); run N's tune picks it at M 106..256 (a tie below).
 //   Device code: router_hilo_ring.cuh.
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What

@@ -13,7 +13,9 @@
 //     mt..TN-1 are never written and only feed accumulator columns that are never stored).
 // The producer (one thread) issues every stage it can at once: when the CTA's range fits the
 // ring (stages == nkb) all its loads are in flight from the first instruction; otherwise it
-// refills stage s after the consumers released it (empty[s]).
+// refills stage s after the consumers released it (empty[s]). With early = 1 (E48) thread 0
+// issues that first fill right after the mbarrier init, before __syncthreads, and the producer
+// only refills.
 // Consumers: wgn = 2: warpgroup g owns row tile g and consumes every k-block (x shared);
 //   wgn = 1: both own the one row tile, warpgroup g consumes the k-blocks j with j % 2 == g
 //   (stages is even, so stage s always belongs to warpgroup s % 2).
