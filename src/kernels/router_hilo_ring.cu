@@ -75,7 +75,7 @@ struct Tiling {
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
-  int early = 0;  // E48 (experiment): 1 = the first ring fill issued by thread 0 right after the mbarrier init
+  int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -207,8 +207,9 @@ std::vector<Config> ring_configs() {
       // zero kernel already overlapped the W stream), -0.3..-0.4 us at 192 / 256; the shared
       // zeroing another -0.27..-0.48 us at M 65..256 (E43).
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}}},
-      // E48 (session 12, experiment): zw1 with the first ring fill issued by thread 0 right after
-      // the mbarrier init, before __syncthreads (wgmma_tma red5's E47: -0.1..-0.7 us).
+      // zw1 with the first ring fill issued by thread 0 right after the mbarrier init, before
+      // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
+      // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
   };
 }
