@@ -110,6 +110,7 @@ class WgmmaTma final : public PreparedMethod {
     }
 #ifdef PROJKIT_WGMMA_STAMPS
     stamps_init(cfg);
+    w_ = ctx.w;
 #endif
   }
 
@@ -157,7 +158,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       ws_.as<float>(), flags_.as<unsigned>(), stamps_);
+                                       probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -192,6 +193,17 @@ class WgmmaTma final : public PreparedMethod {
   KernelFn kernel_;
   CUtensorMap w_map_{};
   unsigned long long* stamps_ = nullptr;  // dev phase probe (PROJKIT_WGMMA_STAMPS builds only)
+#ifdef PROJKIT_WGMMA_STAMPS
+  const void* w_ = nullptr;  // W: the P6 probe's address
+#endif
+  // The kernel's `ws`: red2's workspace; in stamps builds with red5 (no workspace) W's address for
+  // the P6 probe.
+  float* probe_ws() const {
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (red_ == 5 && stamps_ != nullptr) return static_cast<float*>(const_cast<void*>(w_));
+#endif
+    return ws_.as<float>();
+  }
 #ifdef PROJKIT_WGMMA_STAMPS
   std::string name_;
 

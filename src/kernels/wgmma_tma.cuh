@@ -484,6 +484,20 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
   };
   stamp(0);
+#ifdef PROJKIT_WGMMA_STAMPS
+  // P6 probe (red5; `ws` carries W's address in stamps builds): thread 64 loads 16 B of this CTA's
+  // W tile that no TMA box of stage 0 covers (row n0 + 127, last k-block, same 2 MB page) with a
+  // plain LSU load at kernel start; slot 5 = when it returned (its latency next to stage 0's box).
+  if (stamps != nullptr && atomic_combine && threadIdx.x == 64 && ws != nullptr) {
+    const uint4* p = reinterpret_cast<const uint4*>(reinterpret_cast<const __nv_bfloat16*>(ws) +
+                                                    int64_t(n0 + kBlockN - 1) * (int64_t(k_blocks) * kBlockK) +
+                                                    int64_t(kb_end - 1) * kBlockK);
+    const uint4 v = ptx::ld_stream(p);
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "r"(v.x), "r"(v.w) : "memory");  // after v arrived
+    stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 5] = t;
+  }
+#endif
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
