@@ -211,24 +211,24 @@ class WgmmaTma final : public PreparedMethod {
   // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.
   void stamps_init(const Config& cfg) {
     name_ = cfg.name();
-    cuda_check(cudaMalloc(&stamps_, 8 * 8 * 4096), "stamps");
-    cuda_check(cudaMemset(stamps_, 0, 8 * 8 * 4096), "stamps");
+    cuda_check(cudaMalloc(&stamps_, 8 * kStampSlots * 4096), "stamps");
+    cuda_check(cudaMemset(stamps_, 0, 8 * kStampSlots * 4096), "stamps");
   }
   ~WgmmaTma() override {
     if (!stamps_) return;
-    std::vector<unsigned long long> h(8 * 4096);
+    std::vector<unsigned long long> h(kStampSlots * 4096);
     cudaDeviceSynchronize();
     cudaMemcpy(h.data(), stamps_, h.size() * 8, cudaMemcpyDeviceToHost);
     cudaFree(stamps_);
     unsigned long long t0 = ~0ull;
     int n = 0;
-    for (int c = 0; c < 4096 && h[c * 8 + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * 8]);
+    for (int c = 0; c < 4096 && h[c * kStampSlots + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * kStampSlots]);
     if (n == 0) return;
     const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "synced|issued", "reduced", "exit"};
     std::fprintf(stderr, "STAMPS %s ctas=%d (ns from the earliest CTA start: min / median / max)\n", name_.c_str(), n);
     for (int i = 0; i < 7; ++i) {
       std::vector<double> v;
-      for (int c = 0; c < n; ++c) v.push_back(double(h[c * 8 + i] - t0));
+      for (int c = 0; c < n; ++c) v.push_back(double(h[c * kStampSlots + i] - t0));
       std::sort(v.begin(), v.end());
       std::fprintf(stderr, "STAMPS   %-15s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
     }
@@ -237,8 +237,11 @@ class WgmmaTma final : public PreparedMethod {
     if (const char* path = std::getenv("PROJKIT_WGMMA_STAMPS_CSV")) {
       if (FILE* f = std::fopen(path, "a")) {
         for (int c = 0; c < n; ++c) {
-          std::fprintf(f, "%s,%d,%d,%d,%llu", name_.c_str(), c, c % split_, c / split_, h[c * 8 + 7]);
-          for (int i = 0; i < 7; ++i) std::fprintf(f, ",%lld", (long long)(h[c * 8 + i] ? h[c * 8 + i] - t0 : 0));
+          std::fprintf(f, "%s,%d,%d,%d,%llu", name_.c_str(), c, c % split_, c / split_, h[c * kStampSlots + 7]);
+          // slots 0..6, then 8..12 (P7 / P6: thread 0 entry, index math, mbarriers, first TMA; the
+          // P6 load's issue), as ns from the earliest CTA start (0 = not recorded)
+          for (int i : {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12})
+            std::fprintf(f, ",%lld", (long long)(h[c * kStampSlots + i] ? h[c * kStampSlots + i] - t0 : 0));
           std::fprintf(f, "\n");
         }
         std::fclose(f);

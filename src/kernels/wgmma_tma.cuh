@@ -222,6 +222,9 @@ __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
   asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
   return v;
 }
+// Dev phase probe: 64-bit slots per CTA in the stamps buffer (0..6 phases, 7 %smid, 8..13 the
+// start-up probes P6 / P7 of red5).
+constexpr unsigned kStampSlots = 16;
 // Nanosecond global timer (dev phase probe only).
 __device__ __forceinline__ unsigned long long globaltimer_ns() {
   unsigned long long t;
@@ -449,6 +452,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
 
+#ifdef PROJKIT_WGMMA_STAMPS
+  const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
+#endif
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = smem_u32(smem_raw);
   const uint32_t base = (raw + 1023u) & ~1023u;
@@ -476,8 +482,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 #ifdef PROJKIT_WGMMA_STAMPS
     const unsigned cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
     if (stamps != nullptr && threadIdx.x == 128) {
-      stamps[cta_lin * 8 + unsigned(i)] = globaltimer_ns();
-      if (i == 0) stamps[cta_lin * 8 + 7] = ptx::sm_id();  // slot 7: the SM this CTA runs on
+      stamps[cta_lin * kStampSlots + unsigned(i)] = globaltimer_ns();
+      if (i == 0) stamps[cta_lin * kStampSlots + 7] = ptx::sm_id();  // slot 7: the SM this CTA runs on
     }
 #else
     (void)i;
@@ -485,6 +491,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   };
   stamp(0);
 #ifdef PROJKIT_WGMMA_STAMPS
+  // P7 (red5): thread 0's start-up, slots 8..11 (entry, index math done, mbarriers initialized,
+  // first TMA issued; slot 4 = the whole first fill issued); slot 12 = the P6 load's issue.
+  const unsigned cta_stamps = (blockIdx.y * gridDim.x + blockIdx.x) * kStampSlots;
+  if (stamps != nullptr && atomic_combine && threadIdx.x == 0) {
+    stamps[cta_stamps + 8] = t_entry;
+    stamps[cta_stamps + 9] = globaltimer_ns();
+  }
   // P6 probe (red5; `ws` carries W's address in stamps builds): thread 64 loads 16 B of this CTA's
   // W tile that no TMA box of stage 0 covers (row n0 + 127, last k-block, same 2 MB page) with a
   // plain LSU load at kernel start; slot 5 = when it returned (its latency next to stage 0's box).
@@ -492,11 +505,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     const uint4* p = reinterpret_cast<const uint4*>(reinterpret_cast<const __nv_bfloat16*>(ws) +
                                                     int64_t(n0 + kBlockN - 1) * (int64_t(k_blocks) * kBlockK) +
                                                     int64_t(kb_end - 1) * kBlockK);
+    stamps[cta_stamps + 12] = globaltimer_ns();
     const uint4 v = ptx::ld_stream(p);
-    // A store of the loaded bits (into slot 3, which the epilogue overwrites) makes the warp wait
-    // for the load before the timer read that follows it in issue order.
-    stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 3] = (v.x ^ v.y) | 1ull;
-    stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 5] = globaltimer_ns();
+    // A store of the loaded bits (into slot 13) makes the warp wait for the load before the timer
+    // read that follows it in issue order.
+    stamps[cta_stamps + 13] = (v.x ^ v.y) | 1ull;
+    stamps[cta_stamps + 5] = globaltimer_ns();
   }
 #endif
 
@@ -506,6 +520,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (stamps != nullptr && atomic_combine) stamps[cta_stamps + 10] = globaltimer_ns();  // P7
+#endif
     if (atomic_combine) {
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
@@ -517,9 +534,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
         tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
         tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+#ifdef PROJKIT_WGMMA_STAMPS
+        if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
+#endif
       }
 #ifdef PROJKIT_WGMMA_STAMPS
-      if (stamps != nullptr) stamps[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + 4] = globaltimer_ns();  // fill issued
+      if (stamps != nullptr) stamps[cta_stamps + 4] = globaltimer_ns();  // fill issued
 #endif
     }
   }
