@@ -40,9 +40,10 @@
 // with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
 // order-free); a probe row still has one nonzero partial, exact.
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
-// `stamps`, thread 128 of every CTA records globaltimer at 7 phase points (E11; slot 4 is the
-// cluster barrier, or in red5 the time thread 0 had issued the first ring fill (P5)) and its
-// %smid (slot 7).
+// `stamps`, thread 128 of every CTA records globaltimer at 7 phase points in slots 0..6 (E11;
+// slot 4 is the cluster barrier, or in red5 the time thread 0 had issued the first ring fill) and
+// its %smid (slot 7); red5 also records the start-up probes P6 / P7 (slot 5 and slots 8..13, see
+// kStampSlots and the kernel).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (the type only; the encoder comes from the driver entry point)
@@ -653,7 +654,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int t = i / kChunks, c = i % kChunks;
       ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
     }
-    stamp(6);  // (red5: slot 4 is the first fill's issue, see above; slot 5 stays 0)
+    stamp(6);  // (red5: slots 4 and 5 belong to the start-up probes above)
     return;
   }
   if (red == 2) {
