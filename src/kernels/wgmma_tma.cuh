@@ -65,6 +65,13 @@ constexpr int kThreads = 128 * (1 + kConsumerWGs);
 constexpr int kProducerRegs = 40;        // the producer only loops and issues TMA
 constexpr int kConsumerRegs = 232;       // 128 accumulators (BM = 256) + addressing
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536, "register file");
+// WLD (config key wld1, red5 at BM <= 128; ledger E49): the producer warpgroup's 128 threads
+// stream W with 16-byte LSU loads into registers and store them, 128B-swizzled, into the ring;
+// TMA carries x only (ledger L6: the TMA feed alone streams 4-12 % behind LSU loads).
+constexpr int kWldDepth = 4;            // W k-blocks in flight per loader thread (8 x 16 B each)
+constexpr int kWldProducerRegs = 200;   // kWldDepth x 8 uint4 buffer + addressing
+constexpr int kWldConsumerRegs = 152;   // <= 64 accumulators (BM <= 128) + addressing
+static_assert(kWldProducerRegs * 128 + kWldConsumerRegs * 128 * kConsumerWGs <= 65536, "register file (wld)");
 static_assert(kBlockK * 2 == 128, "a k-block row must be exactly one 128B swizzle span");
 
 // BN = W rows per CTA (128: 64 per consumer WG; 256: 128 per consumer WG, issue 6 E10).
@@ -222,6 +229,16 @@ __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
   uint4 v;
   asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
   return v;
+}
+// 16-byte local smem write (wld: a W piece into its swizzled ring slot).
+__device__ __forceinline__ void st_smem_u4(uint32_t addr, const uint4& v) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+// wld: one loader thread's 8 pieces of a W k-block (rows r, r + 16, ..., r + 112 of the tile,
+// 16 B each), read once: no L1 allocation, L2 evict-first.
+__device__ __forceinline__ void wld_load_kblock(uint4 (&b)[8], const __nv_bfloat16* p, int64_t row16, uint64_t pol) {
+#pragma unroll
+  for (int q = 0; q < 8; ++q) b[q] = ptx::ld_stream_hint(p + q * row16, pol);
 }
 // Dev phase probe: 64-bit slots per CTA in the stamps buffer (0..6 phases, 7 %smid, 8..13 the
 // start-up probes P6 / P7 of red5).
@@ -433,7 +450,8 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-template <int BM>
+// WLD: W by the producer warpgroup's LSU loads instead of TMA (red5, BM <= 128; `ws` carries W).
+template <int BM, bool WLD = false>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
@@ -442,7 +460,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
+                     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method;
+                                 // WLD: W's base address ([N][K] bf16, the tensor map's tensor)
                      unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
@@ -452,6 +471,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kWBytes = w_tile_bytes(BN);
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
+  static_assert(!WLD || BM <= 128, "wld: the loaders' registers leave the consumers <= 64 accumulators");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -476,6 +496,27 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
+  // WLD: loader thread p (the producer warpgroup) moves rows p / 8 + 16 q (q < 8) of the W tile,
+  // 16-byte column p % 8 of each k-block's 128 B; its smem slot is the TMA 128B swizzle (chunk
+  // (p % 8) ^ (row % 8); row % 8 does not change with q). Its first kWldDepth k-blocks are
+  // requested here, before the mbarrier init and the CTA-wide barrier.
+  [[maybe_unused]] uint4 wbuf[WLD ? kWldDepth : 1][8];
+  [[maybe_unused]] const __nv_bfloat16* wl = nullptr;
+  [[maybe_unused]] int64_t wl_row16 = 0;
+  [[maybe_unused]] uint64_t wl_pol = 0;
+  if constexpr (WLD) {
+    if (wg == 0) {
+      const int p = int(threadIdx.x);
+      const int64_t kelems = int64_t(k_blocks) * kBlockK;
+      wl = reinterpret_cast<const __nv_bfloat16*>(ws) + int64_t(n0 + p / 8) * kelems + (p % 8) * 8 +
+           int64_t(kb_begin) * kBlockK;
+      wl_row16 = 16 * kelems;
+      wl_pol = policy_evict_first();
+#pragma unroll
+      for (int d = 0; d < kWldDepth; ++d)
+        if (d < kb_end - kb_begin) wld_load_kblock(wbuf[d], wl + d * kBlockK, wl_row16, wl_pol);
+    }
+  }
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
   // in the main loop).
@@ -517,7 +558,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
+      mbar_init(full_bar(s), WLD ? 1 + 128 : 1);     // the producer's arrive.expect_tx (+ wld: every loader)
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
@@ -528,16 +569,25 @@ __global__ void __launch_bounds__(kThreads, 1)
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
       // us off every plan shape); the producer loop below starts after it.
-      prefetch_tensor_map(&tm_w);
-      prefetch_tensor_map(&tm_x);
-      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = 0; j < n_first; ++j) {
-        mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
-        tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
-        tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+      if constexpr (WLD) {  // x only: the loaders store W
+        prefetch_tensor_map(&tm_x);
+        const uint64_t pol_x = policy_evict_last();
+        for (int j = 0; j < n_first; ++j) {
+          mbar_arrive_expect_tx(full_bar(j), uint32_t(x_rows * kBlockK * 2));
+          tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+        }
+      } else {
+        prefetch_tensor_map(&tm_w);
+        prefetch_tensor_map(&tm_x);
+        const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+        for (int j = 0; j < n_first; ++j) {
+          mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
+          tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+          tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
-        if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
+          if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
+        }
       }
 #ifdef PROJKIT_WGMMA_STAMPS
       if (stamps != nullptr) stamps[cta_stamps + 4] = globaltimer_ns();  // fill issued
@@ -551,6 +601,39 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (wg == 0) {
     // ---------------- producer
+    if constexpr (WLD) {
+      // wld: every thread stores its pieces of k-block j into stage j % stages once the consumers
+      // freed it, makes them visible to wgmma (async proxy) and arrives; then it requests
+      // k-block j + kWldDepth into the same registers. Thread 0 also issues x by TMA (the first
+      // n_first stages are already in flight). The zero warp's job moves to consumer warp 0.
+      setmaxnreg_inc<kWldProducerRegs>();
+      const uint64_t pol_x = policy_evict_last();
+      const int nkb = kb_end - kb_begin;
+      const uint32_t sts = uint32_t((threadIdx.x / 8) * 128 + (((threadIdx.x % 8) ^ ((threadIdx.x / 8) & 7)) * 16));
+      int s = 0;
+      uint32_t phase = 0;
+      for (int j0 = 0; j0 < nkb; j0 += kWldDepth) {
+#pragma unroll
+        for (int d = 0; d < kWldDepth; ++d) {
+          const int j = j0 + d;
+          if (j < nkb) {
+            if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+            if (threadIdx.x == 0 && j >= n_first) {
+              mbar_arrive_expect_tx(full_bar(s), uint32_t(x_rows * kBlockK * 2));
+              tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb_begin + j) * kBlockK, m0, pol_x);
+            }
+            const uint32_t dst = stage_w(s) + sts;
+#pragma unroll
+            for (int q = 0; q < 8; ++q) st_smem_u4(dst + uint32_t(q * 16 * 128), wbuf[d][q]);
+            ptx::fence_proxy_async_smem();  // generic-proxy stores -> visible to wgmma
+            mbar_arrive(full_bar(s));
+            if (j + kWldDepth < nkb) wld_load_kblock(wbuf[d], wl + (j + kWldDepth) * kBlockK, wl_row16, wl_pol);
+            if (++s == stages) { s = 0; phase ^= 1u; }
+          }
+        }
+      }
+      return;  // red5: no cluster barrier to join
+    }
     setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == 0) {
       prefetch_tensor_map(&tm_w);
@@ -595,7 +678,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   // ---------------- consumers
-  setmaxnreg_inc<kConsumerRegs>();
+  if constexpr (WLD)
+    setmaxnreg_dec<kWldConsumerRegs>();
+  else
+    setmaxnreg_inc<kConsumerRegs>();
   const int c = wg - 1;                 // which 64-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
   const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
@@ -609,7 +695,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
-      if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
+      if (!WLD && atomic_combine && tid < 32)
+        ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
@@ -618,6 +705,17 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int k = 0; k < kBlockK / 16; ++k)
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
+    if constexpr (WLD) {
+      // wld: consumer warp 0 zeroes this K split's share of the tile's live rows of y while the
+      // first k-block's wgmma runs, and counts in (zero_warp_share_run's first half; the wait
+      // and check-out come before the adds).
+      if (kb == kb_begin && tid < 32) {
+        const int live = min(BM, m - m0);
+        const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
+        zero_warp::zero_rows_fenced(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, lane);
+        if (lane == 0) atomicAdd(flags + (int(blockIdx.y) * (int(gridDim.x) / split) + int(blockIdx.x) / split), 1u);
+      }
+    }
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
       if (mc == 1) {
@@ -646,8 +744,20 @@ __global__ void __launch_bounds__(kThreads, 1)
   stamp(3);  // partial tile parked
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
+    if constexpr (WLD) {
+      // wld: consumer warp 0 waits until every K split of the tile has zeroed its share, then
+      // checks out (the last resets both words); the barrier below orders every add after it.
+      if (tid < 32) {
+        if (lane == 0) {
+          const int n_tiles = int(gridDim.x) / split, b = int(blockIdx.y) * n_tiles + int(blockIdx.x) / split;
+          zero_warp::wait_then_check_out(flags + b, unsigned(split), flags + int(gridDim.y) * n_tiles + b,
+                                         unsigned(split));
+        }
+        __syncwarp();
+      }
+    }
     consumer_bar_sync();                                   // every consumer's fragments are parked
-    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
+    if constexpr (!WLD) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
     for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
