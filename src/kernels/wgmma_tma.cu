@@ -63,8 +63,9 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 KernelFn kernel_for(int bm, int bn, int wld = 0) {
   if (bn != kBlockN) return nullptr;
   if (wld != 0) {  // E49: W by LSU loader threads (red5, BM <= 128)
-    if (wld != 1) return nullptr;
-    return bm == 64 ? wgmma_tma_kernel<64, true> : bm == 128 ? wgmma_tma_kernel<128, true> : nullptr;
+    if (wld != 1 && wld != 2) return nullptr;
+    if (wld == 1) return bm == 64 ? wgmma_tma_kernel<64, 1> : bm == 128 ? wgmma_tma_kernel<128, 1> : nullptr;
+    return bm == 64 ? wgmma_tma_kernel<64, 2> : bm == 128 ? wgmma_tma_kernel<128, 2> : nullptr;
   }
   switch (bm) {
     case 64: return wgmma_tma_kernel<64>;
@@ -91,8 +92,8 @@ class WgmmaTma final : public PreparedMethod {
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), wld_)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (!kernel_)
-      throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (wld1: bm 64 or 128)");
-    if (wld_ != 0 && red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: wld1 needs red5");
+      throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (wld: bm 64 or 128)");
+    if (wld_ != 0 && (red_ != 5 || mc_ != 1)) throw Error(StatusCode::invalid_argument, "wgmma_tma: wld needs red5 and mc1");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -352,6 +353,12 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 4, 1, 1, 5, 1),  // qkv / pooler M 65..128
       cfg(128, 2, 1, 1, 5, 1),  // unpooler M 65..128
       cfg(128, 7, 1, 1, 5, 1),  // qkv M 65..128, 126 CTAs
+      // wld2: the loaders take k-blocks 0..3 only (their first data lands ~2 us before the first
+      // TMA box, ledger P7), TMA the rest
+      cfg(64, 4, 1, 1, 5, 2),   // qkv M 2..64
+      cfg(64, 2, 1, 1, 5, 2),   // pooler / unpooler M 6..64
+      cfg(128, 4, 1, 1, 5, 2),  // qkv / pooler M 65..128
+      cfg(128, 2, 1, 1, 5, 2),  // unpooler M 65..128
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -396,8 +403,8 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
   const int wld = c.get("wld", 0);
-  if (wld != 0 && wld != 1) return "wgmma_tma: wld must be 0 or 1";
-  if (wld == 1 && (red != 5 || bm > 128)) return "wgmma_tma: wld1 needs red5 and bm <= 128 (the loaders' registers)";
+  if (wld != 0 && wld != 1 && wld != 2) return "wgmma_tma: wld must be 0, 1 or 2";
+  if (wld != 0 && (red != 5 || bm > 128)) return "wgmma_tma: wld needs red5 and bm <= 128 (the loaders' registers)";
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {

@@ -68,8 +68,8 @@ static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536,
 // WLD (config key wld1, red5 at BM <= 128; ledger E49): the producer warpgroup's 128 threads
 // stream W with 16-byte LSU loads into registers and store them, 128B-swizzled, into the ring;
 // TMA carries x only (ledger L6: the TMA feed alone streams 4-12 % behind LSU loads).
-constexpr int kWldDepth = 4;            // W k-blocks in flight per loader thread (8 x 16 B each)
-constexpr int kWldProducerRegs = 200;   // kWldDepth x 8 uint4 buffer + addressing
+constexpr int kWldPieces = 32;          // 16-byte pieces per lane of a k-block (a warp moves all 16 KB)
+constexpr int kWldProducerRegs = 200;   // kWldPieces uint4 buffer + addressing
 constexpr int kWldConsumerRegs = 152;   // <= 64 accumulators (BM <= 128) + addressing
 static_assert(kWldProducerRegs * 128 + kWldConsumerRegs * 128 * kConsumerWGs <= 65536, "register file (wld)");
 static_assert(kBlockK * 2 == 128, "a k-block row must be exactly one 128B swizzle span");
@@ -124,6 +124,10 @@ __device__ __forceinline__ void fence_mbar_init() { asm volatile("fence.mbarrier
 // Producer arrival that also announces the bytes the stage's TMA loads will deliver.
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// Arrival counted `count` times (wld2: a TMA-fed stage stands in for the 32 loader lanes).
+__device__ __forceinline__ void mbar_arrive_cnt(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
 // Consumer arrival: this warp no longer reads the stage.
 __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
@@ -234,11 +238,12 @@ __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
 __device__ __forceinline__ void st_smem_u4(uint32_t addr, const uint4& v) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 }
-// wld: one loader thread's 8 pieces of a W k-block (rows r, r + 16, ..., r + 112 of the tile,
-// 16 B each), read once: no L1 allocation, L2 evict-first.
-__device__ __forceinline__ void wld_load_kblock(uint4 (&b)[8], const __nv_bfloat16* p, int64_t row16, uint64_t pol) {
+// wld: one loader lane's 32 pieces of a W k-block (rows lane / 8 + 4 q of the tile, 16-byte column
+// lane % 8; a warp instruction reads 4 rows x 128 B), read once: no L1 allocation, L2 evict-first.
+__device__ __forceinline__ void wld_load_kblock(uint4 (&b)[kWldPieces], const __nv_bfloat16* p, int64_t row4,
+                                                uint64_t pol) {
 #pragma unroll
-  for (int q = 0; q < 8; ++q) b[q] = ptx::ld_stream_hint(p + q * row16, pol);
+  for (int q = 0; q < kWldPieces; ++q) b[q] = ptx::ld_stream_hint(p + q * row4, pol);
 }
 // Dev phase probe: 64-bit slots per CTA in the stamps buffer (0..6 phases, 7 %smid, 8..13 the
 // start-up probes P6 / P7 of red5).
@@ -450,8 +455,9 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// WLD: W by the producer warpgroup's LSU loads instead of TMA (red5, BM <= 128; `ws` carries W).
-template <int BM, bool WLD = false>
+// WLD: the W feed (red5, BM <= 128; `ws` carries W): 0 = TMA; 1 = the producer warpgroup's LSU
+// loads; 2 = those for k-blocks 0..3, TMA for the rest.
+template <int BM, int WLD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
@@ -471,7 +477,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kWBytes = w_tile_bytes(BN);
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
-  static_assert(!WLD || BM <= 128, "wld: the loaders' registers leave the consumers <= 64 accumulators");
+  static_assert(WLD == 0 || BM <= 128, "wld: the loaders' registers leave the consumers <= 64 accumulators");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -496,25 +502,26 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
-  // WLD: loader thread p (the producer warpgroup) moves rows p / 8 + 16 q (q < 8) of the W tile,
-  // 16-byte column p % 8 of each k-block's 128 B; its smem slot is the TMA 128B swizzle (chunk
-  // (p % 8) ^ (row % 8); row % 8 does not change with q). Its first kWldDepth k-blocks are
-  // requested here, before the mbarrier init and the CTA-wide barrier.
-  [[maybe_unused]] uint4 wbuf[WLD ? kWldDepth : 1][8];
+  // WLD: producer warp w owns the k-blocks j with j % 4 == w, whole: lane l moves rows l / 8 + 4 q
+  // (q < 32) of the W tile, 16-byte column l % 8 of the k-block's 128 B, into the TMA 128B swizzle
+  // (chunk (l % 8) ^ (row % 8)). A warp has one k-block in flight at a time, so its release (the
+  // arrive after its stores) never waits on loads of later k-blocks (E49's first version, 8 pieces
+  // per thread of every k-block and four k-blocks in flight per thread, streamed at a third of
+  // the rate: each release drained them). Its first k-block is requested here, before the
+  // mbarrier init and the CTA-wide barrier.
+  [[maybe_unused]] uint4 wbuf[WLD != 0 ? kWldPieces : 1];
   [[maybe_unused]] const __nv_bfloat16* wl = nullptr;
-  [[maybe_unused]] int64_t wl_row16 = 0;
+  [[maybe_unused]] int64_t wl_row4 = 0;
   [[maybe_unused]] uint64_t wl_pol = 0;
-  if constexpr (WLD) {
+  if constexpr (WLD != 0) {
     if (wg == 0) {
-      const int p = int(threadIdx.x);
+      const int l = int(threadIdx.x) & 31, w = int(threadIdx.x) / 32;
       const int64_t kelems = int64_t(k_blocks) * kBlockK;
-      wl = reinterpret_cast<const __nv_bfloat16*>(ws) + int64_t(n0 + p / 8) * kelems + (p % 8) * 8 +
+      wl = reinterpret_cast<const __nv_bfloat16*>(ws) + int64_t(n0 + l / 8) * kelems + (l % 8) * 8 +
            int64_t(kb_begin) * kBlockK;
-      wl_row16 = 16 * kelems;
+      wl_row4 = 4 * kelems;
       wl_pol = policy_evict_first();
-#pragma unroll
-      for (int d = 0; d < kWldDepth; ++d)
-        if (d < kb_end - kb_begin) wld_load_kblock(wbuf[d], wl + d * kBlockK, wl_row16, wl_pol);
+      if (w < kb_end - kb_begin) wld_load_kblock(wbuf, wl + w * kBlockK, wl_row4, wl_pol);
     }
   }
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
@@ -558,7 +565,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), WLD ? 1 + 128 : 1);     // the producer's arrive.expect_tx (+ wld: every loader)
+      mbar_init(full_bar(s), WLD != 0 ? 1 + 32 : 1);      // the producer's arrive.expect_tx (+ wld: the owner warp's lanes)
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
@@ -569,11 +576,18 @@ __global__ void __launch_bounds__(kThreads, 1)
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
       // us off every plan shape); the producer loop below starts after it.
-      if constexpr (WLD) {  // x only: the loaders store W
+      if constexpr (WLD != 0) {  // x only where the loaders store W (wld2: k-blocks >= 4 by TMA, W and x)
+        if (WLD == 2) prefetch_tensor_map(&tm_w);
         prefetch_tensor_map(&tm_x);
-        const uint64_t pol_x = policy_evict_last();
+        const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
         for (int j = 0; j < n_first; ++j) {
-          mbar_arrive_expect_tx(full_bar(j), uint32_t(x_rows * kBlockK * 2));
+          if (WLD == 2 && j >= 4) {
+            mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
+            mbar_arrive_cnt(full_bar(j), 32u);
+            tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+          } else {
+            mbar_arrive_expect_tx(full_bar(j), uint32_t(x_rows * kBlockK * 2));
+          }
           tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
         }
       } else {
@@ -601,35 +615,49 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (wg == 0) {
     // ---------------- producer
-    if constexpr (WLD) {
-      // wld: every thread stores its pieces of k-block j into stage j % stages once the consumers
-      // freed it, makes them visible to wgmma (async proxy) and arrives; then it requests
-      // k-block j + kWldDepth into the same registers. Thread 0 also issues x by TMA (the first
-      // n_first stages are already in flight). The zero warp's job moves to consumer warp 0.
+    if constexpr (WLD != 0) {
+      // wld: warp w, for its k-blocks j (j % 4 == w): once the consumers freed stage j % stages,
+      // lane 0 issues x by TMA (the first n_first are already in flight), every lane stores its
+      // pieces, makes them visible to wgmma (async proxy) and arrives; then it requests k-block
+      // j + 4 into the same registers. The zero warp's job moves to consumer warp 0.
       setmaxnreg_inc<kWldProducerRegs>();
       const uint64_t pol_x = policy_evict_last();
       const int nkb = kb_end - kb_begin;
-      const uint32_t sts = uint32_t((threadIdx.x / 8) * 128 + (((threadIdx.x % 8) ^ ((threadIdx.x / 8) & 7)) * 16));
-      int s = 0;
-      uint32_t phase = 0;
-      for (int j0 = 0; j0 < nkb; j0 += kWldDepth) {
+      const int l = int(threadIdx.x) & 31, w = int(threadIdx.x) / 32;
+      // smem offset of piece q: row (l / 8 + 4 q) * 128 B, chunk (l % 8) ^ (row % 8); row % 8
+      // alternates between two values with q's parity
+      const uint32_t sts0 = uint32_t((l / 8) * 128 + (((l % 8) ^ (l / 8)) * 16));
+      const uint32_t sts1 = uint32_t((l / 8 + 4) * 128 + (((l % 8) ^ (l / 8 + 4)) * 16));
+      // wld2: the loaders take only k-blocks 0..3 (data within ~0.4 us of the start, ledger P7),
+      // thread 0 feeds the rest by TMA like the TMA-only kernel.
+      const int lsu_end = WLD == 2 ? min(4, nkb) : nkb;
+      for (int j = w; j < lsu_end; j += 4) {
+        const int s = j % stages;
+        const uint32_t phase = uint32_t(j / stages) & 1u;
+        if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+        if (l == 0 && j >= n_first) {
+          mbar_arrive_expect_tx(full_bar(s), uint32_t(x_rows * kBlockK * 2));
+          tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb_begin + j) * kBlockK, m0, pol_x);
+        }
+        const uint32_t dst = stage_w(s);
 #pragma unroll
-        for (int d = 0; d < kWldDepth; ++d) {
-          const int j = j0 + d;
-          if (j < nkb) {
-            if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-            if (threadIdx.x == 0 && j >= n_first) {
-              mbar_arrive_expect_tx(full_bar(s), uint32_t(x_rows * kBlockK * 2));
-              tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb_begin + j) * kBlockK, m0, pol_x);
-            }
-            const uint32_t dst = stage_w(s) + sts;
-#pragma unroll
-            for (int q = 0; q < 8; ++q) st_smem_u4(dst + uint32_t(q * 16 * 128), wbuf[d][q]);
-            ptx::fence_proxy_async_smem();  // generic-proxy stores -> visible to wgmma
-            mbar_arrive(full_bar(s));
-            if (j + kWldDepth < nkb) wld_load_kblock(wbuf[d], wl + (j + kWldDepth) * kBlockK, wl_row16, wl_pol);
-            if (++s == stages) { s = 0; phase ^= 1u; }
-          }
+        for (int q = 0; q < kWldPieces; q += 2) {
+          st_smem_u4(dst + uint32_t(q * 4 * 128) + sts0, wbuf[q]);
+          st_smem_u4(dst + uint32_t(q * 4 * 128) + sts1, wbuf[q + 1]);
+        }
+        ptx::fence_proxy_async_smem();  // generic-proxy stores -> visible to wgmma
+        mbar_arrive(full_bar(s));
+        if (j + 4 < lsu_end) wld_load_kblock(wbuf, wl + (j + 4) * kBlockK, wl_row4, wl_pol);
+      }
+      if (WLD == 2 && threadIdx.x == 0) {
+        const uint64_t pol_w = policy_evict_first();
+        for (int j = n_first; j < nkb; ++j) {
+          const int s = j % stages;
+          if (j >= stages) mbar_wait(empty_bar(s), (uint32_t(j / stages) & 1u) ^ 1u);
+          mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));
+          mbar_arrive_cnt(full_bar(s), 32u);  // in place of the 32 loader lanes
+          tma_load_2d(stage_w(s), &tm_w, full_bar(s), (kb_begin + j) * kBlockK, n0, pol_w);
+          tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb_begin + j) * kBlockK, m0, pol_x);
         }
       }
       return;  // red5: no cluster barrier to join
@@ -678,7 +706,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   // ---------------- consumers
-  if constexpr (WLD)
+  if constexpr (WLD != 0)
     setmaxnreg_dec<kWldConsumerRegs>();
   else
     setmaxnreg_inc<kConsumerRegs>();
@@ -695,7 +723,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
-      if (!WLD && atomic_combine && tid < 32)
+      if (WLD == 0 && atomic_combine && tid < 32)
         ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
     wgmma_fence();
@@ -705,7 +733,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int k = 0; k < kBlockK / 16; ++k)
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
-    if constexpr (WLD) {
+    if constexpr (WLD != 0) {
       // wld: consumer warp 0 zeroes this K split's share of the tile's live rows of y while the
       // first k-block's wgmma runs, and counts in (zero_warp_share_run's first half; the wait
       // and check-out come before the adds).
@@ -744,7 +772,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   stamp(3);  // partial tile parked
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
-    if constexpr (WLD) {
+    if constexpr (WLD != 0) {
       // wld: consumer warp 0 waits until every K split of the tile has zeroed its share, then
       // checks out (the last resets both words); the barrier below orders every add after it.
       if (tid < 32) {
@@ -757,7 +785,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     consumer_bar_sync();                                   // every consumer's fragments are parked
-    if constexpr (!WLD) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
+    if constexpr (WLD == 0) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
     for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Ledger E49 (session 13): wgmma_tma red5 with W streamed by the producer warpgroup's 16-byte LSU
 # loads (registers, 4 k-blocks in flight per thread) and stored 128B-swizzled into the ring, x by
-# TMA (config key wld1, BM <= 128), against the plan's TMA-fed shape; order base / wld / wld /
-# base per case, paired ratios vs the in-process baseline. Also P7 (tools/experiments/
-# p7_startup.sh) on a stamps build of the previous code when STAMPS_BIN is given.
+# TMA (config key wld1, BM <= 128; wld2: the LSU loads only for k-blocks 0..3, TMA for the rest),
+# against the plan's TMA-fed shape; order base / variant / variant / base per case, paired ratios
+# vs the in-process baseline. Also P7 (tools/experiments/p7_startup.sh) on a stamps build of the
+# previous code when STAMPS_BIN is given (run in call 1 with the first version of wld1).
 # Usage: tools/experiments/e49_lsu_w_feed.sh BIN OUT_DIR [STAMPS_BIN]   (~4 min)
 set -u
 BIN=${1:?}; O=${2:?}; ST=${3:-}; mkdir -p "$O"
@@ -13,10 +14,12 @@ P=wgmma_tma.bn128
 step "gpu tests Dense/WgmmaTmaRed5 + SplitkStream (wld1 twins included)"
 timeout 200 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*:Dense/SplitkStream*' >"$O/gpu-tests.txt" 2>&1
 echo "rc=$?"; grep -E "^\[  (PASSED|FAILED)|FAILED" "$O/gpu-tests.txt" | head -8
-step "check wld1 shapes over their plan ranges"
+step "check wld1 / wld2 shapes over their plan ranges"
 while read -r fam r shape; do
-  timeout 60 "$BIN/projkit" check --families $fam --m $r --method $P.$shape.wld1 >"$O/check-$fam-$r.txt" 2>&1
-  echo "check $fam $r $shape rc=$?"; tail -1 "$O/check-$fam-$r.txt"
+  for v in wld1 wld2; do
+    timeout 60 "$BIN/projkit" check --families $fam --m $r --method $P.$shape.$v >"$O/check-$fam-$r-$v.txt" 2>&1
+    echo "check $fam $r $shape.$v rc=$?"; tail -1 "$O/check-$fam-$r-$v.txt"
+  done
 done <<'LIST'
 qkv 2..64 bm64.split4.mc1.stages8.xfit1.red5
 qkv 65..128 bm128.split4.mc1.stages6.xfit1.red5
@@ -24,28 +27,32 @@ pooler 6..64 bm64.split2.mc1.stages8.xfit1.red5
 unpooler 9..64 bm64.split2.mc1.stages8.xfit1.red5
 unpooler 65..128 bm128.split2.mc1.stages6.xfit1.red5
 LIST
-step "bench --method, 200 pairs, base / wld / wld / base"
+step "bench --method, 200 pairs, base / variant / variant / base"
 blk=0
 while read -r fam m base var; do
-  n=0; blk=$((blk + 1))
+  n=0; blk=$((blk + 1)); echo "$blk $fam $m $base $var" >>"$O/blocks.txt"
   for v in "$base" "$var" "$var" "$base"; do
-    n=$((n + 1)); tag=$([ "$v" = "$base" ] && echo base || echo wld)
+    n=$((n + 1)); tag=$([ "$v" = "$base" ] && echo base || echo var)
     timeout 40 "$BIN/projkit" bench --pairs 200 --families "$fam" --loads "$m" --method "$P.$v" \
       --json "$O/b-$blk-$fam-$m-$n.$tag.json" >"$O/b-$blk-$fam-$m-$n.$tag.txt" 2>&1 || echo "bench $fam $m $v rc=$?"
   done
 done <<'LIST'
 qkv 8 bm64.split4.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld1
-qkv 16 bm64.split4.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld1
-qkv 32 bm64.split4.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld1
+qkv 8 bm64.split4.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld2
 qkv 8 bm64.split4.mc1.stages8.xfit1.red5 bm64.split7.mc1.stages8.xfit1.red5.wld1
+qkv 32 bm64.split4.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld1
+qkv 32 bm64.split4.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld2
 qkv 128 bm128.split4.mc1.stages6.xfit1.red5 bm128.split4.mc1.stages6.xfit1.red5.wld1
-pooler 8 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld1
+qkv 128 bm128.split4.mc1.stages6.xfit1.red5 bm128.split4.mc1.stages6.xfit1.red5.wld2
 pooler 16 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld1
-pooler 32 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld1
-pooler 128 bm192.split4.mc1.stages5.xfit1.red5 bm128.split4.mc1.stages6.xfit1.red5.wld1
-unpooler 16 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld1
+pooler 16 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld2
+pooler 16 bm64.split2.mc1.stages8.xfit1.red5 bm64.split4.mc1.stages8.xfit1.red5.wld1
+pooler 32 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld2
+pooler 128 bm192.split4.mc1.stages5.xfit1.red5 bm128.split4.mc1.stages6.xfit1.red5.wld2
 unpooler 32 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld1
+unpooler 32 bm64.split2.mc1.stages8.xfit1.red5 bm64.split2.mc1.stages8.xfit1.red5.wld2
 unpooler 128 bm128.split2.mc1.stages6.xfit1.red5 bm128.split2.mc1.stages6.xfit1.red5.wld1
+unpooler 128 bm128.split2.mc1.stages6.xfit1.red5 bm128.split2.mc1.stages6.xfit1.red5.wld2
 LIST
 if [ -n "$ST" ]; then
   step "P7 on the stamps build"
@@ -56,6 +63,10 @@ python3 - "$O" <<'PY' | tee "$O/summary.txt"
 import json, glob, os, sys, statistics as st
 O = sys.argv[1]
 res = {}
+names = {}
+for line in open(os.path.join(O, 'blocks.txt')):
+    p = line.split()
+    names[int(p[0])] = p[4].replace('.mc1', '').replace('.xfit1', '').replace('.red5', '')
 for f in glob.glob(os.path.join(O, 'b-*.json')):
     parts = os.path.basename(f)[:-5].split('-')
     blk, fam, m, var = int(parts[1]), parts[2], int(parts[3]), parts[4].split('.')[1]
@@ -66,11 +77,12 @@ for f in glob.glob(os.path.join(O, 'b-*.json')):
     res.setdefault((blk, fam, m), []).append((var, c['ratio'], c['cand_us']))
 tot = 0.0
 for (blk, fam, m), runs in sorted(res.items()):
-    b = [r for r in runs if r[0] == 'base']; w = [r for r in runs if r[0] == 'wld']
+    b = [r for r in runs if r[0] == 'base']; w = [r for r in runs if r[0] == 'var']
     if not b or not w: continue
     br = st.mean(r[1] for r in b); bu = st.mean(r[2] for r in b)
     wr = st.mean(r[1] for r in w); wu = st.mean(r[2] for r in w)
     d = bu * (br / wr) - bu; tot += d
-    print(f'{blk:2d} {fam:9s} M {m:3d} base {bu:6.2f}us r{br:.3f} | wld1 {wu:6.2f}us r{wr:.3f} ({100 * (wr / br - 1):+.1f}%, ~{d:+.2f} us)')
-print(f'sum of the ratio-equivalent us changes: {tot:+.2f}')
+    v = names.get(blk, '?')
+    print(f'{blk:2d} {fam:9s} M {m:3d} base {bu:6.2f}us r{br:.3f} | {v:28s} {wu:6.2f}us r{wr:.3f} ({100 * (wr / br - 1):+.1f}%, ~{d:+.2f} us)')
+print(f'sum over blocks of the ratio-equivalent us changes: {tot:+.2f}')
 PY
