@@ -353,7 +353,7 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 4, 1, 1, 5, 1),  // qkv / pooler M 65..128
       cfg(128, 2, 1, 1, 5, 1),  // unpooler M 65..128
       cfg(128, 7, 1, 1, 5, 1),  // qkv M 65..128, 126 CTAs
-      // wld2: the loaders take k-blocks 0..3 only (their first data lands ~2 us before the first
+      // wld2: the loaders take k-blocks 0..2 only (their first data lands ~2 us before the first
       // TMA box, ledger P7), TMA the rest
       cfg(64, 4, 1, 1, 5, 2),   // qkv M 2..64
       cfg(64, 2, 1, 1, 5, 2),   // pooler / unpooler M 6..64

@@ -65,10 +65,11 @@ constexpr int kThreads = 128 * (1 + kConsumerWGs);
 constexpr int kProducerRegs = 40;        // the producer only loops and issues TMA
 constexpr int kConsumerRegs = 232;       // 128 accumulators (BM = 256) + addressing
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536, "register file");
-// WLD (config key wld1, red5 at BM <= 128; ledger E49): the producer warpgroup's 128 threads
+// WLD (config keys wld1 / wld2, red5 at BM <= 128; ledger E49): three producer warps
 // stream W with 16-byte LSU loads into registers and store them, 128B-swizzled, into the ring;
 // TMA carries x only (ledger L6: the TMA feed alone streams 4-12 % behind LSU loads).
 constexpr int kWldPieces = 32;          // 16-byte pieces per lane of a k-block (a warp moves all 16 KB)
+constexpr int kWldLoaders = 3;          // loader warps: the producer warpgroup's warps 0, 2, 3 (1: zero warp)
 constexpr int kWldProducerRegs = 200;   // kWldPieces uint4 buffer + addressing
 constexpr int kWldConsumerRegs = 152;   // <= 64 accumulators (BM <= 128) + addressing
 static_assert(kWldProducerRegs * 128 + kWldConsumerRegs * 128 * kConsumerWGs <= 65536, "register file (wld)");
@@ -456,7 +457,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
 // WLD: the W feed (red5, BM <= 128; `ws` carries W): 0 = TMA; 1 = the producer warpgroup's LSU
-// loads; 2 = those for k-blocks 0..3, TMA for the rest.
+// loads (warps 0, 2, 3); 2 = those for k-blocks 0..2, TMA for the rest.
 template <int BM, int WLD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
@@ -502,7 +503,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
-  // WLD: producer warp w owns the k-blocks j with j % 4 == w, whole: lane l moves rows l / 8 + 4 q
+  // WLD: the producer warpgroup's warps 0, 2 and 3 are W loaders (warp 1 stays the zero warp);
+  // loader li (0..2) owns the k-blocks j with j % 3 == li, whole: lane l moves rows l / 8 + 4 q
   // (q < 32) of the W tile, 16-byte column l % 8 of the k-block's 128 B, into the TMA 128B swizzle
   // (chunk (l % 8) ^ (row % 8)). A warp has one k-block in flight at a time, so its release (the
   // arrive after its stores) never waits on loads of later k-blocks (E49's first version, 8 pieces
@@ -516,12 +518,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   if constexpr (WLD != 0) {
     if (wg == 0) {
       const int l = int(threadIdx.x) & 31, w = int(threadIdx.x) / 32;
+      const int li = w == 0 ? 0 : w - 1;  // loader index (warp 1: the zero warp, no loads)
       const int64_t kelems = int64_t(k_blocks) * kBlockK;
       wl = reinterpret_cast<const __nv_bfloat16*>(ws) + int64_t(n0 + l / 8) * kelems + (l % 8) * 8 +
            int64_t(kb_begin) * kBlockK;
       wl_row4 = 4 * kelems;
       wl_pol = policy_evict_first();
-      if (w < kb_end - kb_begin) wld_load_kblock(wbuf, wl + w * kBlockK, wl_row4, wl_pol);
+      if (w != 1 && li < kb_end - kb_begin) wld_load_kblock(wbuf, wl + li * kBlockK, wl_row4, wl_pol);
     }
   }
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
@@ -576,12 +579,12 @@ __global__ void __launch_bounds__(kThreads, 1)
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
       // us off every plan shape); the producer loop below starts after it.
-      if constexpr (WLD != 0) {  // x only where the loaders store W (wld2: k-blocks >= 4 by TMA, W and x)
+      if constexpr (WLD != 0) {  // x only where the loaders store W (wld2: k-blocks >= 3 by TMA, W and x)
         if (WLD == 2) prefetch_tensor_map(&tm_w);
         prefetch_tensor_map(&tm_x);
         const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
         for (int j = 0; j < n_first; ++j) {
-          if (WLD == 2 && j >= 4) {
+          if (WLD == 2 && j >= kWldLoaders) {
             mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
             mbar_arrive_cnt(full_bar(j), 32u);
             tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
@@ -616,22 +619,34 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (wg == 0) {
     // ---------------- producer
     if constexpr (WLD != 0) {
-      // wld: warp w, for its k-blocks j (j % 4 == w): once the consumers freed stage j % stages,
-      // lane 0 issues x by TMA (the first n_first are already in flight), every lane stores its
-      // pieces, makes them visible to wgmma (async proxy) and arrives; then it requests k-block
-      // j + 4 into the same registers. The zero warp's job moves to consumer warp 0.
+      // wld: loader li, for its k-blocks j (j % 3 == li): once the consumers freed stage
+      // j % stages, lane 0 issues x by TMA (the first n_first are already in flight), every lane
+      // stores its pieces, makes them visible to wgmma (async proxy) and arrives; then it requests
+      // k-block j + 3 into the same registers. Warp 1 is the zero warp, as in the TMA-fed kernel.
       setmaxnreg_inc<kWldProducerRegs>();
       const uint64_t pol_x = policy_evict_last();
       const int nkb = kb_end - kb_begin;
       const int l = int(threadIdx.x) & 31, w = int(threadIdx.x) / 32;
+      if (w == 1) {
+        // the zero warp (as below for WLD == 0)
+        const int n_tiles = int(gridDim.x) / split;
+        const int live = min(BM, m - m0);
+        ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
+        const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
+        zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
+                                       int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
+                                       unsigned(split), l, 128 * kConsumerWGs);
+        return;
+      }
+      const int li = w == 0 ? 0 : w - 1;
       // smem offset of piece q: row (l / 8 + 4 q) * 128 B, chunk (l % 8) ^ (row % 8); row % 8
       // alternates between two values with q's parity
       const uint32_t sts0 = uint32_t((l / 8) * 128 + (((l % 8) ^ (l / 8)) * 16));
       const uint32_t sts1 = uint32_t((l / 8 + 4) * 128 + (((l % 8) ^ (l / 8 + 4)) * 16));
-      // wld2: the loaders take only k-blocks 0..3 (data within ~0.4 us of the start, ledger P7),
+      // wld2: the loaders take only k-blocks 0..2 (data within ~0.4 us of the start, ledger P7),
       // thread 0 feeds the rest by TMA like the TMA-only kernel.
-      const int lsu_end = WLD == 2 ? min(4, nkb) : nkb;
-      for (int j = w; j < lsu_end; j += 4) {
+      const int lsu_end = WLD == 2 ? min(kWldLoaders, nkb) : nkb;
+      for (int j = li; j < lsu_end; j += kWldLoaders) {
         const int s = j % stages;
         const uint32_t phase = uint32_t(j / stages) & 1u;
         if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
@@ -647,7 +662,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
         ptx::fence_proxy_async_smem();  // generic-proxy stores -> visible to wgmma
         mbar_arrive(full_bar(s));
-        if (j + 4 < lsu_end) wld_load_kblock(wbuf, wl + (j + 4) * kBlockK, wl_row4, wl_pol);
+        if (j + kWldLoaders < lsu_end) wld_load_kblock(wbuf, wl + (j + kWldLoaders) * kBlockK, wl_row4, wl_pol);
       }
       if (WLD == 2 && threadIdx.x == 0) {
         const uint64_t pol_w = policy_evict_first();
@@ -723,8 +738,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
-      if (WLD == 0 && atomic_combine && tid < 32)
-        ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
+      if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
@@ -733,17 +747,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int k = 0; k < kBlockK / 16; ++k)
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
-    if constexpr (WLD != 0) {
-      // wld: consumer warp 0 zeroes this K split's share of the tile's live rows of y while the
-      // first k-block's wgmma runs, and counts in (zero_warp_share_run's first half; the wait
-      // and check-out come before the adds).
-      if (kb == kb_begin && tid < 32) {
-        const int live = min(BM, m - m0);
-        const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
-        zero_warp::zero_rows_fenced(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, lane);
-        if (lane == 0) atomicAdd(flags + (int(blockIdx.y) * (int(gridDim.x) / split) + int(blockIdx.x) / split), 1u);
-      }
-    }
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
       if (mc == 1) {
@@ -772,20 +775,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   stamp(3);  // partial tile parked
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
-    if constexpr (WLD != 0) {
-      // wld: consumer warp 0 waits until every K split of the tile has zeroed its share, then
-      // checks out (the last resets both words); the barrier below orders every add after it.
-      if (tid < 32) {
-        if (lane == 0) {
-          const int n_tiles = int(gridDim.x) / split, b = int(blockIdx.y) * n_tiles + int(blockIdx.x) / split;
-          zero_warp::wait_then_check_out(flags + b, unsigned(split), flags + int(gridDim.y) * n_tiles + b,
-                                         unsigned(split));
-        }
-        __syncwarp();
-      }
-    }
     consumer_bar_sync();                                   // every consumer's fragments are parked
-    if constexpr (WLD == 0) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
+    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
     for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
