@@ -60,13 +60,8 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 // One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
 // BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
 // warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
-KernelFn kernel_for(int bm, int bn, int wld = 0) {
+KernelFn kernel_for(int bm, int bn) {
   if (bn != kBlockN) return nullptr;
-  if (wld != 0) {  // E49: W by LSU loader threads (red5, BM <= 128)
-    if (wld != 1 && wld != 2) return nullptr;
-    if (wld == 1) return bm == 64 ? wgmma_tma_kernel<64, 1> : bm == 128 ? wgmma_tma_kernel<128, 1> : nullptr;
-    return bm == 64 ? wgmma_tma_kernel<64, 2> : bm == 128 ? wgmma_tma_kernel<128, 2> : nullptr;
-  }
   switch (bm) {
     case 64: return wgmma_tma_kernel<64>;
     case 128: return wgmma_tma_kernel<128>;
@@ -86,14 +81,10 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        wld_(cfg.get("wld", 0)),
-        w_base_(ctx.w),
         encode_(tensor_map::encoder()),
-        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), wld_)) {
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_)
-      throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (wld: bm 64 or 128)");
-    if (wld_ != 0 && (red_ != 5 || mc_ != 1)) throw Error(StatusCode::invalid_argument, "wgmma_tma: wld needs red5 and mc1");
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -194,8 +185,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int wld_;                  // E49: 1 = W by LSU loader threads (the kernel's `ws` carries W)
-  const void* w_base_;       // W [N][K] bf16 (wld1)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -210,7 +199,6 @@ class WgmmaTma final : public PreparedMethod {
   // The kernel's `ws`: red2's workspace; in stamps builds with red5 (no workspace) W's address for
   // the P6 probe.
   float* probe_ws() const {
-    if (wld_ != 0) return static_cast<float*>(const_cast<void*>(w_base_));  // wld1: W's base address
 #ifdef PROJKIT_WGMMA_STAMPS
     if (red_ == 5 && stamps_ != nullptr) return static_cast<float*>(const_cast<void*>(w_));
 #endif
@@ -265,12 +253,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int wld = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (wld) c.params.push_back({"wld", wld});
   return c;
 }
 
@@ -344,21 +331,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- E49 (experiment): red5 with W streamed by the producer warpgroup's LSU loads into
-      // registers and stored swizzled into the ring, x by TMA (ledger L6: the TMA feed alone is
-      // 4-12 % behind LSU loads); twins of the plan's red5 shapes at BM <= 128.
-      cfg(64, 4, 1, 1, 5, 1),   // qkv M 2..64
-      cfg(64, 2, 1, 1, 5, 1),   // pooler / unpooler M 6..64
-      cfg(64, 7, 1, 1, 5, 1),   // qkv M 2..64, 126 CTAs
-      cfg(128, 4, 1, 1, 5, 1),  // qkv / pooler M 65..128
-      cfg(128, 2, 1, 1, 5, 1),  // unpooler M 65..128
-      cfg(128, 7, 1, 1, 5, 1),  // qkv M 65..128, 126 CTAs
-      // wld2: the loaders take k-blocks 0..2 only (their first data lands ~2 us before the first
-      // TMA box, ledger P7), TMA the rest
-      cfg(64, 4, 1, 1, 5, 2),   // qkv M 2..64
-      cfg(64, 2, 1, 1, 5, 2),   // pooler / unpooler M 6..64
-      cfg(128, 4, 1, 1, 5, 2),  // qkv / pooler M 65..128
-      cfg(128, 2, 1, 1, 5, 2),  // unpooler M 65..128
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -402,9 +374,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  const int wld = c.get("wld", 0);
-  if (wld != 0 && wld != 1 && wld != 2) return "wgmma_tma: wld must be 0, 1 or 2";
-  if (wld != 0 && (red != 5 || bm > 128)) return "wgmma_tma: wld needs red5 and bm <= 128 (the loaders' registers)";
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {

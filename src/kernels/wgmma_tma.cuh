@@ -65,14 +65,6 @@ constexpr int kThreads = 128 * (1 + kConsumerWGs);
 constexpr int kProducerRegs = 40;        // the producer only loops and issues TMA
 constexpr int kConsumerRegs = 232;       // 128 accumulators (BM = 256) + addressing
 static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumerWGs <= 65536, "register file");
-// WLD (config keys wld1 / wld2, red5 at BM <= 128; ledger E49): three producer warps
-// stream W with 16-byte LSU loads into registers and store them, 128B-swizzled, into the ring;
-// TMA carries x only (ledger L6: the TMA feed alone streams 4-12 % behind LSU loads).
-constexpr int kWldPieces = 32;          // 16-byte pieces per lane of a k-block (a warp moves all 16 KB)
-constexpr int kWldLoaders = 3;          // loader warps: the producer warpgroup's warps 0, 2, 3 (1: zero warp)
-constexpr int kWldProducerRegs = 200;   // kWldPieces uint4 buffer + addressing
-constexpr int kWldConsumerRegs = 152;   // <= 64 accumulators (BM <= 128) + addressing
-static_assert(kWldProducerRegs * 128 + kWldConsumerRegs * 128 * kConsumerWGs <= 65536, "register file (wld)");
 static_assert(kBlockK * 2 == 128, "a k-block row must be exactly one 128B swizzle span");
 
 // BN = W rows per CTA (128: 64 per consumer WG; 256: 128 per consumer WG, issue 6 E10).
@@ -125,10 +117,6 @@ __device__ __forceinline__ void fence_mbar_init() { asm volatile("fence.mbarrier
 // Producer arrival that also announces the bytes the stage's TMA loads will deliver.
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-// Arrival counted `count` times (wld2: a TMA-fed stage stands in for the 32 loader lanes).
-__device__ __forceinline__ void mbar_arrive_cnt(uint32_t bar, uint32_t count) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
 // Consumer arrival: this warp no longer reads the stage.
 __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
@@ -234,17 +222,6 @@ __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
   uint4 v;
   asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
   return v;
-}
-// 16-byte local smem write (wld: a W piece into its swizzled ring slot).
-__device__ __forceinline__ void st_smem_u4(uint32_t addr, const uint4& v) {
-  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
-}
-// wld: one loader lane's 32 pieces of a W k-block (rows lane / 8 + 4 q of the tile, 16-byte column
-// lane % 8; a warp instruction reads 4 rows x 128 B), read once: no L1 allocation, L2 evict-first.
-__device__ __forceinline__ void wld_load_kblock(uint4 (&b)[kWldPieces], const __nv_bfloat16* p, int64_t row4,
-                                                uint64_t pol) {
-#pragma unroll
-  for (int q = 0; q < kWldPieces; ++q) b[q] = ptx::ld_stream_hint(p + q * row4, pol);
 }
 // Dev phase probe: 64-bit slots per CTA in the stamps buffer (0..6 phases, 7 %smid, 8..13 the
 // start-up probes P6 / P7 of red5).
@@ -456,9 +433,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// WLD: the W feed (red5, BM <= 128; `ws` carries W): 0 = TMA; 1 = the producer warpgroup's LSU
-// loads (warps 0, 2, 3); 2 = those for k-blocks 0..2, TMA for the rest.
-template <int BM, int WLD = 0>
+template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
@@ -467,8 +442,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method;
-                                 // WLD: W's base address ([N][K] bf16, the tensor map's tensor)
+                     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
                      unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
@@ -478,7 +452,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kWBytes = w_tile_bytes(BN);
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
-  static_assert(WLD == 0 || BM <= 128, "wld: the loaders' registers leave the consumers <= 64 accumulators");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -503,30 +476,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
-  // WLD: the producer warpgroup's warps 0, 2 and 3 are W loaders (warp 1 stays the zero warp);
-  // loader li (0..2) owns the k-blocks j with j % 3 == li, whole: lane l moves rows l / 8 + 4 q
-  // (q < 32) of the W tile, 16-byte column l % 8 of the k-block's 128 B, into the TMA 128B swizzle
-  // (chunk (l % 8) ^ (row % 8)). A warp has one k-block in flight at a time, so its release (the
-  // arrive after its stores) never waits on loads of later k-blocks (E49's first version, 8 pieces
-  // per thread of every k-block and four k-blocks in flight per thread, streamed at a third of
-  // the rate: each release drained them). Its first k-block is requested here, before the
-  // mbarrier init and the CTA-wide barrier.
-  [[maybe_unused]] uint4 wbuf[WLD != 0 ? kWldPieces : 1];
-  [[maybe_unused]] const __nv_bfloat16* wl = nullptr;
-  [[maybe_unused]] int64_t wl_row4 = 0;
-  [[maybe_unused]] uint64_t wl_pol = 0;
-  if constexpr (WLD != 0) {
-    if (wg == 0) {
-      const int l = int(threadIdx.x) & 31, w = int(threadIdx.x) / 32;
-      const int li = w == 0 ? 0 : w - 1;  // loader index (warp 1: the zero warp, no loads)
-      const int64_t kelems = int64_t(k_blocks) * kBlockK;
-      wl = reinterpret_cast<const __nv_bfloat16*>(ws) + int64_t(n0 + l / 8) * kelems + (l % 8) * 8 +
-           int64_t(kb_begin) * kBlockK;
-      wl_row4 = 4 * kelems;
-      wl_pol = policy_evict_first();
-      if (w != 1 && li < kb_end - kb_begin) wld_load_kblock(wbuf, wl + li * kBlockK, wl_row4, wl_pol);
-    }
-  }
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
   // in the main loop).
@@ -568,7 +517,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), WLD != 0 ? 1 + 32 : 1);      // the producer's arrive.expect_tx (+ wld: the owner warp's lanes)
+      mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
@@ -579,32 +528,16 @@ __global__ void __launch_bounds__(kThreads, 1)
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
       // us off every plan shape); the producer loop below starts after it.
-      if constexpr (WLD != 0) {  // x only where the loaders store W (wld2: k-blocks >= 3 by TMA, W and x)
-        if (WLD == 2) prefetch_tensor_map(&tm_w);
-        prefetch_tensor_map(&tm_x);
-        const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-        for (int j = 0; j < n_first; ++j) {
-          if (WLD == 2 && j >= kWldLoaders) {
-            mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
-            mbar_arrive_cnt(full_bar(j), 32u);
-            tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
-          } else {
-            mbar_arrive_expect_tx(full_bar(j), uint32_t(x_rows * kBlockK * 2));
-          }
-          tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
-        }
-      } else {
-        prefetch_tensor_map(&tm_w);
-        prefetch_tensor_map(&tm_x);
-        const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-        for (int j = 0; j < n_first; ++j) {
-          mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
-          tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
-          tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+      prefetch_tensor_map(&tm_w);
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+      for (int j = 0; j < n_first; ++j) {
+        mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
+        tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+        tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
-          if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
+        if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
-        }
       }
 #ifdef PROJKIT_WGMMA_STAMPS
       if (stamps != nullptr) stamps[cta_stamps + 4] = globaltimer_ns();  // fill issued
@@ -618,65 +551,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   if (wg == 0) {
     // ---------------- producer
-    if constexpr (WLD != 0) {
-      // wld: loader li, for its k-blocks j (j % 3 == li): once the consumers freed stage
-      // j % stages, lane 0 issues x by TMA (the first n_first are already in flight), every lane
-      // stores its pieces, makes them visible to wgmma (async proxy) and arrives; then it requests
-      // k-block j + 3 into the same registers. Warp 1 is the zero warp, as in the TMA-fed kernel.
-      setmaxnreg_inc<kWldProducerRegs>();
-      const uint64_t pol_x = policy_evict_last();
-      const int nkb = kb_end - kb_begin;
-      const int l = int(threadIdx.x) & 31, w = int(threadIdx.x) / 32;
-      if (w == 1) {
-        // the zero warp (as below for WLD == 0)
-        const int n_tiles = int(gridDim.x) / split;
-        const int live = min(BM, m - m0);
-        ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
-        const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
-        zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
-                                       int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
-                                       unsigned(split), l, 128 * kConsumerWGs);
-        return;
-      }
-      const int li = w == 0 ? 0 : w - 1;
-      // smem offset of piece q: row (l / 8 + 4 q) * 128 B, chunk (l % 8) ^ (row % 8); row % 8
-      // alternates between two values with q's parity
-      const uint32_t sts0 = uint32_t((l / 8) * 128 + (((l % 8) ^ (l / 8)) * 16));
-      const uint32_t sts1 = uint32_t((l / 8 + 4) * 128 + (((l % 8) ^ (l / 8 + 4)) * 16));
-      // wld2: the loaders take only k-blocks 0..2 (data within ~0.4 us of the start, ledger P7),
-      // thread 0 feeds the rest by TMA like the TMA-only kernel.
-      const int lsu_end = WLD == 2 ? min(kWldLoaders, nkb) : nkb;
-      for (int j = li; j < lsu_end; j += kWldLoaders) {
-        const int s = j % stages;
-        const uint32_t phase = uint32_t(j / stages) & 1u;
-        if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        if (l == 0 && j >= n_first) {
-          mbar_arrive_expect_tx(full_bar(s), uint32_t(x_rows * kBlockK * 2));
-          tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb_begin + j) * kBlockK, m0, pol_x);
-        }
-        const uint32_t dst = stage_w(s);
-#pragma unroll
-        for (int q = 0; q < kWldPieces; q += 2) {
-          st_smem_u4(dst + uint32_t(q * 4 * 128) + sts0, wbuf[q]);
-          st_smem_u4(dst + uint32_t(q * 4 * 128) + sts1, wbuf[q + 1]);
-        }
-        ptx::fence_proxy_async_smem();  // generic-proxy stores -> visible to wgmma
-        mbar_arrive(full_bar(s));
-        if (j + kWldLoaders < lsu_end) wld_load_kblock(wbuf, wl + (j + kWldLoaders) * kBlockK, wl_row4, wl_pol);
-      }
-      if (WLD == 2 && threadIdx.x == 0) {
-        const uint64_t pol_w = policy_evict_first();
-        for (int j = n_first; j < nkb; ++j) {
-          const int s = j % stages;
-          if (j >= stages) mbar_wait(empty_bar(s), (uint32_t(j / stages) & 1u) ^ 1u);
-          mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));
-          mbar_arrive_cnt(full_bar(s), 32u);  // in place of the 32 loader lanes
-          tma_load_2d(stage_w(s), &tm_w, full_bar(s), (kb_begin + j) * kBlockK, n0, pol_w);
-          tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb_begin + j) * kBlockK, m0, pol_x);
-        }
-      }
-      return;  // red5: no cluster barrier to join
-    }
     setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == 0) {
       prefetch_tensor_map(&tm_w);
@@ -721,10 +595,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   // ---------------- consumers
-  if constexpr (WLD != 0)
-    setmaxnreg_dec<kWldConsumerRegs>();
-  else
-    setmaxnreg_inc<kConsumerRegs>();
+  setmaxnreg_inc<kConsumerRegs>();
   const int c = wg - 1;                 // which 64-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
   const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
