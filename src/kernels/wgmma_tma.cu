@@ -49,7 +49,7 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -81,7 +81,6 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        tail_(cfg.get("tp", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -104,11 +103,8 @@ class WgmmaTma final : public PreparedMethod {
                                      "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
       const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
-      // zeroed[tiles], passed[tiles]; with the tail pool (E50) also next[tiles], done[tiles]
-      flags_ = DeviceBuffer((tail_ > 0 ? 4 : 2) * std::size_t(tiles) * sizeof(unsigned));
+      flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // zeroed[tiles], passed[tiles]
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "wgmma_tma: zero the red5 flags");
-    } else if (tail_ != 0) {
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: the tail pool (tp) needs red5");
     } else if (max_active_clusters() < 1) {  // the cluster (one CTA per SM, `split` of them) must be schedulable
       throw Error(StatusCode::unsupported, "wgmma_tma: a cluster of this size cannot be scheduled");
     }
@@ -161,7 +157,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_, tail_,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
                                        probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
@@ -189,7 +185,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int tail_;  // red5 tail pool (E50): k-blocks of every K split claimed at run time (0: off)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -258,12 +253,11 @@ class WgmmaTma final : public PreparedMethod {
 
 // Stages per token tile: as many as fit ~192-200 KB of the 227 KB opt-in smem
 // (stage = 16 KB W + BM x 128 B x): 256 -> 4, 192 -> 5, 128 -> 6, 64 -> 8.
-Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0, int tp = 0) {
+Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   const int stages = bm == 256 ? 4 : bm == 192 ? 5 : bm == 128 ? 6 : 8;
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
-  if (tp) c.params.push_back({"tp", tp});
   return c;
 }
 
@@ -337,18 +331,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // ---- E50 (experiment): red5 with a tail pool: the last tp k-blocks of every K split of a
-      // tile are claimed at run time (kPoolClaim per atomic) by whichever split's producer gets
-      // there first, so CTAs on fast SMs take over part of the slow ones' ranges (ledger P4: the
-      // slowest CTA ends 0.8-1.8 us after a balanced schedule would). Twins of the plan's shapes:
-      cfg(64, 4, 1, 1, 5, 2), cfg(64, 4, 1, 1, 5, 4),    // qkv M 2..64
-      cfg(64, 2, 1, 1, 5, 2), cfg(64, 2, 1, 1, 5, 4),    // pooler / unpooler M 6..64
-      cfg(128, 4, 1, 1, 5, 2), cfg(128, 4, 1, 1, 5, 4),  // qkv M 65..128
-      cfg(128, 2, 1, 1, 5, 2), cfg(128, 2, 1, 1, 5, 4),  // unpooler M 65..128
-      cfg(192, 4, 1, 1, 5, 2), cfg(192, 4, 1, 1, 5, 4),  // pooler M 65..192
-      cfg(256, 7, 1, 1, 5, 2),                           // qkv M 193..256
-      cfg(256, 4, 1, 1, 5, 2),                           // pooler M 193..256
-      cfg(256, 2, 1, 1, 5, 2),                           // unpooler M 224..256
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -392,11 +374,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xfit = c.get("xfit", 0);
   if (xfit != 0 && xfit != 1) return "wgmma_tma: xfit must be 0 or 1";
   const int red = c.get("red", 0);
-  const int tp = c.get("tp", 0);
-  if (tp != 0 && tp != 2 && tp != 4) return "wgmma_tma: tp (tail pool) must be 0, 2 or 4";
-  if (tp != 0 && red != 5) return "wgmma_tma: the tail pool (tp) needs red5";
-  if (tp != 0 && (spec.k / kBlockK) / split < tp + std::max(stages, 2))
-    return "wgmma_tma: tp leaves fewer own k-blocks per K split than the ring holds";
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {

@@ -84,10 +84,7 @@ __host__ __device__ constexpr int ring_bytes(int bm, int bn, int stages) {
   return stages * stage_bytes(bm, bn) > partial_bytes(bm, bn) ? stages * stage_bytes(bm, bn) : partial_bytes(bm, bn);
 }
 // [<=1 KB alignment slack][ring (stages x {W tile | x tile}) aliased by the partial tile][full[], empty[]]
-// [end[] (tail pool, E50: 1 = the producer's last stage carries no k-block)]
-__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 20 * stages; }
-// Tail pool (E50, red5): k-blocks a producer claims per atomic on its tile's pool counter.
-constexpr int kPoolClaim = 2;
+__host__ __device__ constexpr int smem_bytes(int bm, int bn, int stages) { return 1024 + ring_bytes(bm, bn, stages) + 16 * stages; }
 
 // ------------------------------------------------------------------ PTX wrappers
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
@@ -120,15 +117,6 @@ __device__ __forceinline__ void fence_mbar_init() { asm volatile("fence.mbarrier
 // Producer arrival that also announces the bytes the stage's TMA loads will deliver.
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-// 4-byte local smem write / read (the tail pool's end-of-stream word per stage).
-__device__ __forceinline__ void st_smem_u32(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
-__device__ __forceinline__ uint32_t ld_smem_u32(uint32_t addr) {
-  uint32_t v;
-  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
-  return v;
 }
 // Consumer arrival: this warp no longer reads the stage.
 __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
@@ -454,11 +442,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                      int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
                                // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
                                // E12) and 3 (L2 chain, E19) were removed
-                     int tail,  // red5 tail pool (E50): the last `tail` k-blocks of every K split of a tile
-                                // are claimed at run time by whichever split's producer gets there first
                      float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
-                     unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile),
-                                       // tail > 0: then next[tiles], done[tiles]; all zero between calls
+                     unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
                      unsigned long long* __restrict__ stamps) {  // dev phase probe (nullptr: off), see stamp()
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
@@ -477,7 +462,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const uint32_t bars = base + uint32_t(ring_bytes(BM, BN, stages));  // full[s], then empty[s]
   auto full_bar = [&](int s) { return bars + 8u * uint32_t(s); };
   auto empty_bar = [&](int s) { return bars + 8u * uint32_t(stages + s); };
-  auto end_word = [&](int s) { return bars + 16u * uint32_t(stages) + 4u * uint32_t(s); };
   auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
   auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWBytes); };
 
@@ -490,10 +474,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
-  // Tail pool (E50): this CTA's own k-blocks are [kb_begin, kb_begin + n_static); the last `tail` of
-  // every split's range form the tile's pool, claimed by the producers as they finish their own.
-  const int n_static = kb_end - kb_begin - tail;
-  const int n_first = min(stages, n_static);  // k-blocks of the first ring fill
+  const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -538,7 +519,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
-      if (tail > 0) st_smem_u32(end_word(s), 0u);
     }
     fence_mbar_init();
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -583,7 +563,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int skip = atomic_combine ? n_first : 0;  // red5: the first fill is already in flight
       int s = skip % stages;
       uint32_t phase = uint32_t(skip / stages);
-      for (int kb = kb_begin + skip; kb < kb_begin + n_static; ++kb) {
+      for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
         tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
@@ -593,40 +573,6 @@ __global__ void __launch_bounds__(kThreads, 1)
           tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
                                 m0 + g * slice_rows, mask, pol_x);
         if (++s == stages) { s = 0; phase ^= 1u; }
-      }
-      if (tail > 0) {
-        // Tail pool (E50): claim kPoolClaim pool entries at a time on the tile's counter (one claim
-        // always in flight while the previous one's k-blocks are issued); entry p is k-block
-        // kb_end(p % split) - tail + p / split. When the pool is empty, a last stage carries only
-        // the end word; the last producer of the tile to finish resets next / done for the next call.
-        const int n_tiles = int(gridDim.x) / split, tiles = int(gridDim.y) * n_tiles;
-        const int b = int(blockIdx.y) * n_tiles + int(blockIdx.x) / split;
-        unsigned* next = flags + 2 * tiles + b;
-        unsigned* done = flags + 3 * tiles + b;
-        const unsigned pool = unsigned(split * tail);
-        int i = n_static;  // stages issued so far
-        unsigned c = atomicAdd(next, unsigned(kPoolClaim));
-        while (c < pool) {
-          const unsigned c_next = atomicAdd(next, unsigned(kPoolClaim));
-          for (unsigned p = c; p < c + unsigned(kPoolClaim) && p < pool; ++p) {
-            const int sp = int(p % unsigned(split)), jp = int(p / unsigned(split));
-            const int kb = int((int64_t(k_blocks) * (sp + 1)) / split) - tail + jp;
-            if (i >= stages) mbar_wait(empty_bar(s), phase ^ 1u);
-            mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));
-            tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
-            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
-            ++i;
-            if (++s == stages) { s = 0; phase ^= 1u; }
-          }
-          c = c_next;
-        }
-        if (i >= stages) mbar_wait(empty_bar(s), phase ^ 1u);
-        st_smem_u32(end_word(s), 1u);
-        mbar_arrive(full_bar(s));  // completes the stage with no bytes: the consumers stop there
-        if (atomicAdd(done, 1u) == unsigned(split) - 1u) {
-          *next = 0u;
-          *done = 0u;
-        }
       }
     } else if (atomic_combine && threadIdx.x / 32 == 1) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
@@ -659,11 +605,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  for (int i = 0;; ++i) {
-    if (tail == 0 && i == n_static) break;
+  for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
-    if (tail > 0 && i >= n_static && ld_smem_u32(end_word(s)) != 0u) break;  // the pool is empty
-    if (i == 0) {
+    if (kb == kb_begin) {
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
@@ -675,7 +619,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
-    if (i > 0) {
+    if (kb > kb_begin) {
       if (mc == 1) {
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
       } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
