@@ -151,6 +151,7 @@ GemvKernel select(int rows, int warps, int m) {
   if (rows == 2 && warps == 8) return pick_kernel<2, 8>(m);
   if (rows == 4 && warps == 4) return pick_kernel<4, 4>(m);
   if (rows == 8 && warps == 4) return pick_kernel<8, 4>(m);
+  if (rows == 4 && warps == 8) return pick_kernel<4, 8>(m);
   return nullptr;
 }
 
@@ -201,6 +202,10 @@ std::vector<Config> gemv_configs() {
       // K = 1024 (o): 128 chunks per row = 4 warps x 1 chunk, so in-flight depth comes from rows:
       // 8 rows -> 8 loads in flight. Measured best at M = 1 for o (9.31 vs 10.34) and pooler M = 2.
       Config{"gemv_stream", {{"rows", 8}, {"warps", 4}}},
+      // K = 4096 (unpooler slice), E51: 8 warps x 4 rows x 2 chunks = a block's whole 32 KB of W in
+      // flight at once (router_gemv_f32's shape, 1.06x its floor at M 1, against rows4.warps4's two
+      // passes of 16 KB: the unpooler slice at M 1 ran 1.27x its floor in run N).
+      Config{"gemv_stream", {{"rows", 4}, {"warps", 8}}},
   };
 }
 
