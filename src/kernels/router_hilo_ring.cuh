@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   if (warp == 2 * 4) {
     // ---------------- producer (one thread)
     if (lane == 0) {
-      if (n_first == 0) prefetch_tensor_map(&tm_x);  // (early: thread 0 prefetched it before its first fill)
+      prefetch_tensor_map(&tm_x);
       const uint64_t pol_x = policy_evict_last();  // x is re-read by the N / (64 wgn) row-tile CTAs
       const uint64_t pol_w = policy_evict_first();  // each W byte is read once per call
       for (int j = n_first; j < nkb; ++j) {

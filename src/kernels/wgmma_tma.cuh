@@ -515,28 +515,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 #endif
 
-  // Thread 0 issues every TMA load of the CTA (the first red5 fill below, then the producer loop):
-  // stage s gets k-block kb's W box and x box (multicast to the mc N-neighbours when mc > 1), all
-  // counted on full[s]. The tensor maps are prefetched and the L2 policies made once.
-  uint64_t pol_w = 0, pol_x = 0;
-  const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
-  auto issue = [&](int s, int kb) {
-    mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
-    tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
-    if (mc == 1) {
-      tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
-    } else {
-      uint16_t mask = 0;  // the CTAs of the cluster with the same K range
-      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
-      tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
-                            m0 + g * slice_rows, mask, pol_x);
-    }
-  };
   if (threadIdx.x == 0) {
-    prefetch_tensor_map(&tm_w);
-    prefetch_tensor_map(&tm_x);
-    pol_w = policy_evict_first();
-    pol_x = policy_evict_last();
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
@@ -549,8 +528,13 @@ __global__ void __launch_bounds__(kThreads, 1)
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
       // us off every plan shape); the producer loop below starts after it.
+      prefetch_tensor_map(&tm_w);
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
       for (int j = 0; j < n_first; ++j) {
-        issue(j, kb_begin + j);
+        mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
+        tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+        tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -569,12 +553,25 @@ __global__ void __launch_bounds__(kThreads, 1)
     // ---------------- producer
     setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == 0) {
+      prefetch_tensor_map(&tm_w);
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first();
+      const uint64_t pol_x = policy_evict_last();
+      const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
+      uint16_t mask = 0;               // the CTAs of the cluster with the same K range
+      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
       const int skip = atomic_combine ? n_first : 0;  // red5: the first fill is already in flight
       int s = skip % stages;
       uint32_t phase = uint32_t(skip / stages);
       for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        issue(s, kb);
+        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
+        tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        if (mc == 1)
+          tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
+        else
+          tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
+                                m0 + g * slice_rows, mask, pol_x);
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
     } else if (atomic_combine && threadIdx.x / 32 == 1) {

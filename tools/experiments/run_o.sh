@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Run O (session 13): E51 (gemv_stream rows4.warps8: a block's whole W in flight, for the
-# unpooler slice at M 1..2) measured against the plan's gemv configs in one binary, the M 1..2
-# gemv ranges re-tuned with it listed, and the review mends (wgmma_tma: one TMA issue path for
-# the first fill and the producer, tensor maps prefetched and policies made once; router_hilo_ring
-# early1: no second prefetch of the x map), then the full results.
-# Usage: tools/experiments/run_o.sh BIN OUT_DIR   (~6 min)
+# unpooler slice) measured against the plan's gemv configs in one binary; the unpooler M 1..8
+# ranges re-tuned with it listed (from run N's log); the full results; then an A/B of the
+# review-mend binary of call 5 (wgmma_tma: one TMA issue path, tensor maps prefetched and
+# policies made once; router_hilo_ring early1: no second x-map prefetch) against this binary,
+# whose wgmma_tma and router_hilo_ring cubins are run N's.
+# Usage: tools/experiments/run_o.sh BIN MEND_BIN OUT_DIR   (~6 min)
 set -u
-BIN=${1:?}; O=${2:?}; mkdir -p "$O"
+BIN=${1:?}; MB=${2:?}; O=${3:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 step() { echo "== $* ($(date +%T))"; }
 step "E51: gemv_stream rows4.warps8 vs the plan's gemv config, 200 pairs, base / var / var / base"
@@ -38,16 +39,32 @@ for (fam, m), v in sorted(res.items()):
     print(f'E51 {fam:9s} M {m}: base {bu:.2f} us r{b:.3f} | rows4.warps8 {ru:.2f} us r{r:.3f} ({100 * (r / b - 1):+.1f}%)')
 PY
 LOG=plans/tune-logs/h200-tune.jsonl
-step "retune unpooler M 1..2 (gemv_stream, kperm_stream_mma, splitk_mma_cluster, splitk_mma_l2)"
-LOG=$LOG timeout 90 tools/retune_ranges.sh "$BIN/projkit" "$O/rt-u" unpooler 1..2 \
-  gemv_stream,kperm_stream_mma,splitk_mma_cluster,splitk_mma_l2
+step "retune unpooler M 1..8 (gemv_stream, kperm_stream_mma, splitk_mma_cluster, splitk_mma_l2, wgmma_tma)"
+LOG=$LOG timeout 150 tools/retune_ranges.sh "$BIN/projkit" "$O/rt-u" unpooler 1..8 \
+  gemv_stream,kperm_stream_mma,splitk_mma_cluster,splitk_mma_l2,wgmma_tma
 [ -s "$O/rt-u/tune.jsonl" ] && [ -s "$O/rt-u/h200.json" ] && LOG=$O/rt-u/tune.jsonl && cp "$O/rt-u/h200.json" plans/h200.json
-step "retune qkv, pooler M 1 (gemv_stream, splitk_mma_cluster)"
-LOG=$LOG timeout 90 tools/retune_ranges.sh "$BIN/projkit" "$O/rt-q" qkv,pooler 1..1 gemv_stream,splitk_mma_cluster
-[ -s "$O/rt-q/tune.jsonl" ] && [ -s "$O/rt-q/h200.json" ] && LOG=$O/rt-q/tune.jsonl && cp "$O/rt-q/h200.json" plans/h200.json
 echo "final log: $LOG"; cp "$LOG" "$O/tune-final.jsonl"; cp plans/h200.json "$O/plan-o.json"
 step "results (tools/device_results.sh)"
 BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout 330 tools/device_results.sh "$BIN" "$O/res" \
   "tests floor bench aa sweep check fidelity pytest report" >"$O/results.txt" 2>&1; echo "rc=$?"
 tail -25 "$O/results.txt"
+step "A/B: this binary (F) vs the review-mend binary (M), plan O, 200 pairs, F M M F"
+for r in F1 M1 M2 F2; do
+  case $r in F*) B=$BIN;; M*) B=$MB;; esac
+  timeout 40 "$B/projkit" bench --pairs 200 --plan plans/h200.json --json "$O/ab-$r.json" >"$O/ab-$r.txt" 2>&1 || echo "ab $r rc=$?"
+done
+python3 - "$O" <<'PY' | tee "$O/ab-summary.txt"
+import json, sys, os
+O = sys.argv[1]
+d = {}
+for r in ('F1', 'M1', 'M2', 'F2'):
+    try: d[r] = json.load(open(os.path.join(O, f'ab-{r}.json')))
+    except Exception: pass
+print('A/B scores:', ' '.join(f"{r} {v['score']:.4f}" for r, v in d.items()))
+if len(d) == 4:
+    for i, c in enumerate(d['F1']['cases']):
+        rf = (d['F1']['cases'][i]['ratio'] + d['F2']['cases'][i]['ratio']) / 2
+        rm = (d['M1']['cases'][i]['ratio'] + d['M2']['cases'][i]['ratio']) / 2
+        print(f"  {c['family']:9s} M {c['m']:3d} ratio F {rf:.3f} M {rm:.3f} ({100*(rm/rf-1):+.1f}%)  {c['method'][:50]}")
+PY
 rm -f "$O"/rt-*/kept.jsonl "$O"/rt-*/tune.jsonl  # the final log is $O/tune-final.jsonl
