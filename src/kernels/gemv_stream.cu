@@ -203,8 +203,9 @@ std::vector<Config> gemv_configs() {
       // 8 rows -> 8 loads in flight. Measured best at M = 1 for o (9.31 vs 10.34) and pooler M = 2.
       Config{"gemv_stream", {{"rows", 8}, {"warps", 4}}},
       // K = 4096 (unpooler slice), E51: 8 warps x 4 rows x 2 chunks = a block's whole 32 KB of W in
-      // flight at once (router_gemv_f32's shape, 1.06x its floor at M 1, against rows4.warps4's two
-      // passes of 16 KB: the unpooler slice at M 1 ran 1.27x its floor in run N).
+      // flight at once (router_gemv_f32's shape). Measured against rows4.warps4 (same binary):
+      // unpooler M 1 / 2 +4.1..+5.0 / +3.1..+3.8 % (4.42 vs 4.66 us at M 1); the plan's choice at
+      // M 1..2 since run O. At K = 8192 it loses to rows2.warps8 (qkv M 1 -9.5 %, pooler -3 %).
       Config{"gemv_stream", {{"rows", 4}, {"warps", 8}}},
   };
 }

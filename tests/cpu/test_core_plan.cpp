@@ -186,6 +186,18 @@ TEST(Methods, KpermStreamMmaLimits) {
       EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 32, d), "") << c;
 }
 
+// gemv_stream rows4.warps8 (E51: a block's whole 32 KB of W in flight; the plan's unpooler
+// slice at M 1..2) is a compiled, listed config for every bf16 family at M 1..8, refused past
+// the 8 register accumulators and for the fp32 router, and an uncompiled pair is refused by name.
+TEST(Methods, GemvStreamRows4Warps8) {
+  const DeviceInfo d = fake_h200();
+  const std::string c = "gemv_stream.rows4.warps8";
+  for (const char* f : {"qkv", "o", "pooler", "unpooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), c, 1, 8, d), "") << f;
+  EXPECT_NE(method_applicability(builtin_spec("unpooler"), c, 1, 9, d).find("m must be in 1..8"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("router"), c, 1, 1, d).find("bf16"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows4.warps16", 1, 1, d), "");
+}
+
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
 // init) is a listed config like zw1, applicable where the plan uses it (router M 65..256 on an
 // H200); the key takes 0 or 1 only (an unlisted value is refused by name), and the kernel stays
