@@ -36,6 +36,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#ifdef PROJKIT_WGMMA_STAMPS
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#endif
 
 #include "core/method.hpp"
 #include "kernels/tensor_map.hpp"
@@ -148,6 +154,9 @@ class RouterHiloRing final : public PreparedMethod {
       flags_ = DeviceBuffer(2 * std::size_t(spec_.n / (kRows * t_.wgn)) * std::size_t(t_.ts) * sizeof(unsigned));
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_ring: zero the flags");
     }
+#ifdef PROJKIT_WGMMA_STAMPS
+    stamps_init(cfg);
+#endif
   }
 
   Status run(const RunArgs& a) const override {
@@ -164,6 +173,9 @@ class RouterHiloRing final : public PreparedMethod {
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
     const dim3 grid(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts));
+#ifdef PROJKIT_WGMMA_STAMPS
+    grid_ = grid;
+#endif
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
@@ -187,6 +199,64 @@ class RouterHiloRing final : public PreparedMethod {
   DeviceBuffer flags_;  // zw1 only: zeroed[blocks], passed[blocks] (block = row tile x token slice), zero between calls
 
   int threads() const { return kThreads + 32 * t_.zw; }
+
+#ifdef PROJKIT_WGMMA_STAMPS
+  // Dev phase probe (P8, ledger session 13): the last launch's per-CTA stamps (router_hilo_ring.cuh),
+  // printed and appended to $PROJKIT_WGMMA_STAMPS_CSV when the method is destroyed. The device
+  // pointer is a global symbol: the last ring method prepared in a process owns it.
+  unsigned long long* stamps_ = nullptr;
+  mutable dim3 grid_{0, 0, 0};
+  std::string name_;
+
+ public:
+  void stamps_init(const Config& cfg) {
+    name_ = cfg.name();
+    const std::size_t bytes = 8 * kRingStampSlots * 4096;
+    cuda_check(cudaMalloc(&stamps_, bytes), "ring stamps");
+    cuda_check(cudaMemset(stamps_, 0, bytes), "ring stamps");
+    cuda_check(cudaMemcpyToSymbol(g_ring_stamps, &stamps_, sizeof(stamps_)), "ring stamps symbol");
+  }
+  ~RouterHiloRing() override {
+    if (!stamps_) return;
+    const unsigned n = grid_.x * grid_.y * grid_.z;
+    std::vector<unsigned long long> h(kRingStampSlots * 4096);
+    cudaDeviceSynchronize();
+    cudaMemcpy(h.data(), stamps_, h.size() * 8, cudaMemcpyDeviceToHost);
+    unsigned long long* none = nullptr;
+    cudaMemcpyToSymbol(g_ring_stamps, &none, sizeof(none));
+    cudaFree(stamps_);
+    if (n == 0 || n > 4096) return;
+    unsigned long long t0 = ~0ull;
+    for (unsigned c = 0; c < n; ++c)
+      if (h[c * kRingStampSlots]) t0 = std::min(t0, h[c * kRingStampSlots]);
+    if (t0 == ~0ull) return;
+    const char* names[11] = {"t0_entry", "fill_issued", "wg0_first", "wg0_loop_end", "parked", "zero_passed",
+                             "adds_issued", "smid", "prod_last", "zero_done", "wg1_first"};
+    std::fprintf(stderr, "STAMPS %s ctas=%u (ns from the earliest entry: min / median / max)\n", name_.c_str(), n);
+    for (int i = 0; i < 11; ++i) {
+      if (i == 7) continue;
+      std::vector<double> v;
+      for (unsigned c = 0; c < n; ++c)
+        if (h[c * kRingStampSlots + i]) v.push_back(double(h[c * kRingStampSlots + i] - t0));
+      if (v.empty()) continue;
+      std::sort(v.begin(), v.end());
+      std::fprintf(stderr, "STAMPS   %-13s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
+    }
+    if (const char* path = std::getenv("PROJKIT_WGMMA_STAMPS_CSV")) {
+      if (FILE* f = std::fopen(path, "a")) {
+        // config, cta, K split (x), row tile (y), slice (z), smid, slots 0..6 and 8..10 (ns from t0, 0 = none)
+        for (unsigned c = 0; c < n; ++c) {
+          std::fprintf(f, "%s,%u,%u,%u,%u,%llu", name_.c_str(), c, c % grid_.x, (c / grid_.x) % grid_.y,
+                       c / (grid_.x * grid_.y), h[c * kRingStampSlots + 7]);
+          for (int i : {0, 1, 2, 3, 4, 5, 6, 8, 9, 10})
+            std::fprintf(f, ",%lld", (long long)(h[c * kRingStampSlots + i] ? h[c * kRingStampSlots + i] - t0 : 0));
+          std::fprintf(f, "\n");
+        }
+        std::fclose(f);
+      }
+    }
+  }
+#endif
 };
 
 // Grid = split x N/(64 wgn) x ts CTAs of 2 consumer warpgroups + 1 producer warp.

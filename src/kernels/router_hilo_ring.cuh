@@ -86,6 +86,16 @@ __global__ void router_hilo_ring_pack_kernel(const float* __restrict__ w, uint8_
   *reinterpret_cast<uint4*>(tile + kImageBytes + off) = make_uint4(lo[0], lo[1], lo[2], lo[3]);
 }
 
+// ------------------------------------------------------------------ dev phase probe (P8)
+// PROJKIT_WGMMA_STAMPS builds only (compiled out otherwise, so production cubins carry nothing):
+// when the host sets g_ring_stamps, every CTA records globaltimer at kRingStampSlots points
+// (slot i below; 7 holds %smid); router_hilo_ring.cu prints and appends them to
+// $PROJKIT_WGMMA_STAMPS_CSV when the method is destroyed.
+#ifdef PROJKIT_WGMMA_STAMPS
+constexpr unsigned kRingStampSlots = 16;
+__device__ unsigned long long* g_ring_stamps = nullptr;
+#endif
+
 // ------------------------------------------------------------------ kernel
 // TN: the wgmma N (32, or 64..256 in steps of 64) >= mt. Runtime: kc (grid.x = K / kc splits), wgn,
 // stages (ring depth; even when wgn = 1; stages <= nkb), ts = gridDim.z token slices. The host
@@ -109,6 +119,22 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
+#ifdef PROJKIT_WGMMA_STAMPS
+  // P8 slots: 0 thread 0 entry, 1 its first fill issued (or the mbarriers ready), 2 warpgroup 0's
+  // first stage landed, 3 its main loop done, 4 partials parked, 5 the zero-warp hand-off passed,
+  // 6 thread 0's adds issued, 7 %smid, 8 the producer's last issue, 9 the zero warp done,
+  // 10 warpgroup 1's first stage landed.
+  const unsigned long long t_entry = globaltimer_ns();
+  unsigned long long* const st =
+      g_ring_stamps == nullptr
+          ? nullptr
+          : g_ring_stamps + ((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * kRingStampSlots;
+  auto stamp = [&](int i) {
+    if (st != nullptr) st[i] = globaltimer_ns();
+  };
+#else
+  auto stamp = [](int) {};
+#endif
   const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
   const int t0 = int(blockIdx.z) * mt;
   if (t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics
@@ -150,6 +176,13 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
       for (int j = 0; j < n_first; ++j) issue(j, j, pol_w, pol_x);
     }
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (st != nullptr) {
+      st[0] = t_entry;
+      st[7] = ptx::sm_id();
+    }
+#endif
+    stamp(1);
   }
   __syncthreads();
 
@@ -161,6 +194,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       const int r0 = m_loc * int(blockIdx.x) / int(gridDim.x), r1 = m_loc * int(blockIdx.x + 1) / int(gridDim.x);
       zero_warp::zero_warp_share_run(y + int64_t(t0 + r0) * n, n, r1 - r0, rt0 * kRows, kRows * wgn, flags, blocks, b,
                                      gridDim.x, lane, 128 * kConsumerWGs);
+      if (lane == 0) stamp(9);
       return;
     }
   }
@@ -176,6 +210,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
         issue(j, s, pol_w, pol_x);
       }
+      stamp(8);
     }
     return;
   }
@@ -194,6 +229,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     mbar_wait(full_bar(s), uint32_t((j / stages) & 1));
     if constexpr (ZW == 1)
       if (j == j0 && warp == 0) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store
+    if (j == j0 && (threadIdx.x == 0 || threadIdx.x == 128)) stamp(threadIdx.x == 0 ? 2 : 10);
     const uint32_t a0 = stage_w(s, gsel), b0 = stage_x(s);
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
@@ -212,6 +248,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   wgmma_wait<0>();
 #pragma unroll
   for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
+  if (threadIdx.x == 0) stamp(3);
 
   // Every consumer has retired all its wgmmas and every stage has been consumed (no load is
   // pending): the ring becomes P[wg][t][kPStride] (fp32, this warpgroup's rows fastest).
@@ -222,12 +259,14 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     park_acc_transposed<TN>(P + wg * TN * kPStride, acc, nl, t2, m_loc, kPStride);  // tokens past the slice: skipped
   }
   consumer_bar_sync();
+  if (threadIdx.x == 0) stamp(4);
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
   if constexpr (ZW == 1)
     zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible
   else
     ptx::griddep_wait();  // y zeroed and visible
+  if (threadIdx.x == 0) stamp(5);
   const int tid = int(threadIdx.x);
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
   const int row0 = rt0 * kRows;
@@ -242,6 +281,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
     ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
   }
+  if (threadIdx.x == 0) stamp(6);
 }
 
 }  // namespace projkit::router_ring
