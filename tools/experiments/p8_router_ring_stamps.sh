@@ -12,7 +12,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 R=router_hilo_ring.split16.wgn1.ts2.zw1
 for run in 1 2; do
   while read -r m cfg; do
-    PROJKIT_WGMMA_STAMPS_CSV="$O/stamps-$run.csv" timeout 40 "$BIN/projkit" bench --method "$cfg" --families router \
+    PROJKIT_WGMMA_STAMPS_CSV="$O/stamps-$m-$run.csv" timeout 40 "$BIN/projkit" bench --method "$cfg" --families router \
       --loads "$m" --pairs 50 >"$O/bench-$m-$run.txt" 2>&1 || echo "bench $m $run rc=$?"
   done <<LIST
 65 $R
@@ -27,11 +27,12 @@ import csv, glob, statistics as st, sys
 # CSV: config, cta, ks, row tile, slice, smid, slots 0..6 then 8..10 (ns from the earliest entry)
 NAMES = ['entry', 'fill', 'wg0_first', 'loop_end', 'parked', 'zero_ok', 'adds', 'prod_last', 'zero_done', 'wg1_first']
 d = {}
-for f in sorted(glob.glob(sys.argv[1] + '/stamps-*.csv')):
+for f in sorted(glob.glob(sys.argv[1] + '/stamps-*.csv'), key=lambda p: int(p.split('-')[-2])):
+    m = int(f.split('-')[-2])
     launch = {}
     for r in csv.reader(open(f)):
         if len(r) < 16: continue
-        launch.setdefault(r[0], []).append([int(x) for x in r[6:16]])
+        launch.setdefault(f'M {m} {r[0]}', []).append([int(x) for x in r[6:16]])
     for k, rows in launch.items():
         d.setdefault(k, []).append(rows)
 print('us from the earliest CTA entry; per phase: median over CTAs / max (mean over the launches kept)')
