@@ -112,9 +112,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             float* __restrict__ y,                     // [m][n] fp32: zeroed by the PDL predecessor (ZW 0) or the zero warp (ZW 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
-                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48);
-                                        // 2 = that, with the x map prefetched at entry and the fill's W
-                                        // tiles issued before its x boxes (E52)
+                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
@@ -137,9 +135,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 #else
   auto stamp = [](int) {};
 #endif
-  // early = 2 (E52): thread 0 asks for x's tensor map before anything reads a kernel parameter
-  // (P7 / P8: the first parameter reads take ~0.7 us after the L2 flush).
-  if (early == 2 && threadIdx.x == 0) prefetch_tensor_map(&tm_x);
   const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
   const int t0 = int(blockIdx.z) * mt;
   if (t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics
@@ -176,18 +171,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       mbar_init(empty_bar(s), wgn == 2 ? 8u : 4u);          // one arrive per consuming warp
     }
     fence_mbar_init();
-    if (n_first > 0 && early == 2) {
-      // E52: every W tile of the first fill (plain bulk copies, no descriptor) before any x box,
-      // whose TMA needs the tensor map (P8: 24 issues took 0.9 us).
-      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = 0; j < n_first; ++j) {
-        mbar_arrive_expect_tx(full_bar(j), tx);
-        for (int g = 0; g < wgn; ++g)
-          ptx::bulk_load(stage_w(j, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
-                         full_bar(j), pol_w);
-      }
-      for (int j = 0; j < n_first; ++j) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb0 + j) * kBlockK, t0, pol_x);
-    } else if (n_first > 0) {
+    if (n_first > 0) {
       prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
       for (int j = 0; j < n_first; ++j) issue(j, j, pol_w, pol_x);
