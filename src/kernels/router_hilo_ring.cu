@@ -37,10 +37,10 @@
 #include <algorithm>
 #include <cstdint>
 #ifdef PROJKIT_WGMMA_STAMPS
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "kernels/dev_stamps.hpp"
 #endif
 
 #include "core/method.hpp"
@@ -230,31 +230,15 @@ class RouterHiloRing final : public PreparedMethod {
     for (unsigned c = 0; c < n; ++c)
       if (h[c * kRingStampSlots]) t0 = std::min(t0, h[c * kRingStampSlots]);
     if (t0 == ~0ull) return;
-    const char* names[11] = {"t0_entry", "fill_issued", "wg0_first", "wg0_loop_end", "parked", "zero_passed",
-                             "adds_issued", "smid", "prod_last", "zero_done", "wg1_first"};
-    std::fprintf(stderr, "STAMPS %s ctas=%u (ns from the earliest entry: min / median / max)\n", name_.c_str(), n);
-    for (int i = 0; i < 11; ++i) {
-      if (i == 7) continue;
-      std::vector<double> v;
-      for (unsigned c = 0; c < n; ++c)
-        if (h[c * kRingStampSlots + i]) v.push_back(double(h[c * kRingStampSlots + i] - t0));
-      if (v.empty()) continue;
-      std::sort(v.begin(), v.end());
-      std::fprintf(stderr, "STAMPS   %-13s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
-    }
-    if (const char* path = std::getenv("PROJKIT_WGMMA_STAMPS_CSV")) {
-      if (FILE* f = std::fopen(path, "a")) {
-        // config, cta, K split (x), row tile (y), slice (z), smid, slots 0..6 and 8..10 (ns from t0, 0 = none)
-        for (unsigned c = 0; c < n; ++c) {
-          std::fprintf(f, "%s,%u,%u,%u,%u,%llu", name_.c_str(), c, c % grid_.x, (c / grid_.x) % grid_.y,
-                       c / (grid_.x * grid_.y), h[c * kRingStampSlots + 7]);
-          for (int i : {0, 1, 2, 3, 4, 5, 6, 8, 9, 10})
-            std::fprintf(f, ",%lld", (long long)(h[c * kRingStampSlots + i] ? h[c * kRingStampSlots + i] - t0 : 0));
-          std::fprintf(f, "\n");
-        }
-        std::fclose(f);
-      }
-    }
+    // config, cta, K split (x), row tile (y), slice (z), smid, then slots 0..6 and 8..10
+    dev_stamps::report(name_, h, kRingStampSlots, n, t0,
+                       {{"t0_entry", 0}, {"fill_issued", 1}, {"wg0_first", 2}, {"wg0_loop_end", 3}, {"parked", 4},
+                        {"zero_passed", 5}, {"adds_issued", 6}, {"prod_last", 8}, {"zero_done", 9}, {"wg1_first", 10}},
+                       {0, 1, 2, 3, 4, 5, 6, 8, 9, 10}, [&](unsigned c) {
+                         return name_ + "," + std::to_string(c) + "," + std::to_string(c % grid_.x) + "," +
+                                std::to_string((c / grid_.x) % grid_.y) + "," + std::to_string(c / (grid_.x * grid_.y)) +
+                                "," + std::to_string(h[c * kRingStampSlots + 7]);
+                       });
   }
 #endif
 };

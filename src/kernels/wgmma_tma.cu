@@ -32,10 +32,10 @@
 
 #include <algorithm>
 #ifdef PROJKIT_WGMMA_STAMPS
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "kernels/dev_stamps.hpp"
 #endif
 
 #include "core/method.hpp"
@@ -221,32 +221,19 @@ class WgmmaTma final : public PreparedMethod {
     cudaMemcpy(h.data(), stamps_, h.size() * 8, cudaMemcpyDeviceToHost);
     cudaFree(stamps_);
     unsigned long long t0 = ~0ull;
-    int n = 0;
-    for (int c = 0; c < 4096 && h[c * kStampSlots + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * kStampSlots]);
+    unsigned n = 0;
+    for (unsigned c = 0; c < 4096 && h[c * kStampSlots + 6] != 0; ++c, ++n) t0 = std::min(t0, h[c * kStampSlots]);
     if (n == 0) return;
-    const char* names[7] = {"start", "first_data", "mainloop_end", "parked", "synced|issued", "reduced", "exit"};
-    std::fprintf(stderr, "STAMPS %s ctas=%d (ns from the earliest CTA start: min / median / max)\n", name_.c_str(), n);
-    for (int i = 0; i < 7; ++i) {
-      std::vector<double> v;
-      for (int c = 0; c < n; ++c) v.push_back(double(h[c * kStampSlots + i] - t0));
-      std::sort(v.begin(), v.end());
-      std::fprintf(stderr, "STAMPS   %-15s %8.0f %8.0f %8.0f\n", names[i], v.front(), v[v.size() / 2], v.back());
-    }
     // Every CTA, for correlating stragglers with their SM, K split and tile (slot 4 = red5's first
-    // ring fill issued, ledger P5; slot 7 = %smid): appended to $PROJKIT_WGMMA_STAMPS_CSV.
-    if (const char* path = std::getenv("PROJKIT_WGMMA_STAMPS_CSV")) {
-      if (FILE* f = std::fopen(path, "a")) {
-        for (int c = 0; c < n; ++c) {
-          std::fprintf(f, "%s,%d,%d,%d,%llu", name_.c_str(), c, c % split_, c / split_, h[c * kStampSlots + 7]);
-          // slots 0..6, then 8..12 (P7 / P6: thread 0 entry, index math, mbarriers, first TMA; the
-          // P6 load's issue), as ns from the earliest CTA start (0 = not recorded)
-          for (int i : {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12})
-            std::fprintf(f, ",%lld", (long long)(h[c * kStampSlots + i] ? h[c * kStampSlots + i] - t0 : 0));
-          std::fprintf(f, "\n");
-        }
-        std::fclose(f);
-      }
-    }
+    // ring fill issued, ledger P5; slot 7 = %smid); then slots 8..12 (P7 / P6: thread 0 entry,
+    // index math, mbarriers, first TMA; the P6 load's issue).
+    dev_stamps::report(name_, h, kStampSlots, n, t0,
+                       {{"start", 0}, {"first_data", 1}, {"mainloop_end", 2}, {"parked", 3}, {"synced|issued", 4},
+                        {"reduced", 5}, {"exit", 6}},
+                       {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12}, [&](unsigned c) {
+                         return name_ + "," + std::to_string(c) + "," + std::to_string(c % unsigned(split_)) + "," +
+                                std::to_string(c / unsigned(split_)) + "," + std::to_string(h[c * kStampSlots + 7]);
+                       });
   }
 #endif
 };

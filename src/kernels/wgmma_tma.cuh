@@ -267,13 +267,13 @@ __device__ __forceinline__ void add_packed16(float (&acc)[16 / sizeof(Elem)], co
   }
 }
 
-// Park one consumer thread's m64 x BM accumulator fragment into smem as P[t * stride + n]
-// (n fastest), converted to Elem: fp32 for red0 / red2 (the bf16 partials of red4 / red5 are
-// parked by park_partial_bf16_stmatrix below, ledger E44).
+// Park one consumer thread's m64 x BM fp32 accumulator fragment into smem as P[t * stride + n]
+// (n fastest; red0 / red2: the bf16 partials of red4 / red5 are parked by
+// park_partial_bf16_stmatrix below, ledger E44).
 // c: this warpgroup's 64-row part of the W tile.
-template <typename Elem, int BM>
-__device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[BM / 2], int c, int warp, int lane,
-                                             int stride) {
+template <int BM>
+__device__ __forceinline__ void park_partial_f32(float* P, const float (&acc)[BM / 2], int c, int warp, int lane,
+                                                 int stride) {
   const int n_l = c * kRowsPerWG + warp * 16 + lane / 4;
   const int t_l = 2 * (lane % 4);
 #pragma unroll
@@ -281,7 +281,7 @@ __device__ __forceinline__ void park_partial(Elem* P, const float (&acc)[BM / 2]
 #pragma unroll
     for (int h = 0; h < 2; ++h)
 #pragma unroll
-      for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * stride + n_l + 8 * h] = Elem(acc[4 * q + 2 * h + b]);
+      for (int b = 0; b < 2; ++b) P[(8 * q + t_l + b) * stride + n_l + 8 * h] = acc[4 * q + 2 * h + b];
 }
 
 // Two fp32 -> one register of two bf16 (round to nearest; lo in the low half, as mma fragments
@@ -291,7 +291,7 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-// park_partial<bf16> with stmatrix (red4 / red5, ledger E44): P16[t * stride + n] bf16 at smem
+// The bf16 park by stmatrix (red4 / red5, ledger E44): P16[t * stride + n] bf16 at smem
 // address P. Per 8-token group q and row half h the fragment acc[4q + 2h + {0,1}] is an 8x8
 // block in the mma C layout (row n = 8h + lane / 4 of this warp's 16 rows, token columns
 // 8q + 2 * (lane % 4) + {0,1}), so stmatrix.x4.trans stores the blocks (q, 0), (q, 1),
@@ -642,7 +642,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
     park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? min(BM, m - m0) : BM);
   else  // P[BM t][kStride] fp32
-    park_partial<float, BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
+    park_partial_f32<BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
