@@ -81,7 +81,8 @@ struct Tiling {
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
-  int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
+  int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48);
+                  // 2 = early1 with x's tensor map prefetched at kernel entry (E53)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -265,7 +266,10 @@ std::vector<Config> ring_configs() {
       // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
       // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
-      // E53 (experiment): early1 with x's tensor map prefetched at kernel entry (E52 without its reordering).
+      // early1 with x's tensor map prefetched by thread 0 at kernel entry, before any kernel-parameter
+      // read (E53, session 13: the first parameter reads take ~0.7 us after the L2 flush, P7 / P8).
+      // Same-binary A/B against early1: +3.3 / +1.5 / +1.1 / +0.8 / -0.2 % at M 65 / 96 / 128 / 192 / 256.
+      // E52, which also put every W tile of the fill before the x boxes, lost 9-13 %.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 2}}},
   };
 }

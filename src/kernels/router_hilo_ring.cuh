@@ -112,7 +112,8 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             float* __restrict__ y,                     // [m][n] fp32: zeroed by the PDL predecessor (ZW 0) or the zero warp (ZW 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
-                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
+                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48);
+                                        // 2 = as 1, with x's tensor map prefetched at entry (E53)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
