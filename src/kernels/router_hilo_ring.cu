@@ -111,7 +111,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
-  if (t.early < 0 || t.early > 2) return "router_hilo_ring: early must be 0, 1 or 2";
+  if (t.early < 0 || t.early > 4) return "router_hilo_ring: early must be 0..4";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -234,8 +234,9 @@ class RouterHiloRing final : public PreparedMethod {
     // config, cta, K split (x), row tile (y), slice (z), smid, then slots 0..6 and 8..10
     dev_stamps::report(name_, h, kRingStampSlots, n, t0,
                        {{"t0_entry", 0}, {"fill_issued", 1}, {"wg0_first", 2}, {"wg0_loop_end", 3}, {"parked", 4},
-                        {"zero_passed", 5}, {"adds_issued", 6}, {"prod_last", 8}, {"zero_done", 9}, {"wg1_first", 10}},
-                       {0, 1, 2, 3, 4, 5, 6, 8, 9, 10}, [&](unsigned c) {
+                        {"zero_passed", 5}, {"adds_issued", 6}, {"prod_last", 8}, {"zero_done", 9}, {"wg1_first", 10},
+                        {"mbar_ready", 11}, {"first_issued", 12}},
+                       {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12}, [&](unsigned c) {
                          return name_ + "," + std::to_string(c) + "," + std::to_string(c % grid_.x) + "," +
                                 std::to_string((c / grid_.x) % grid_.y) + "," + std::to_string(c / (grid_.x * grid_.y)) +
                                 "," + std::to_string(h[c * kRingStampSlots + 7]);
@@ -271,6 +272,10 @@ std::vector<Config> ring_configs() {
       // Same-binary A/B against early1: +3.3 / +1.5 / +1.1 / +0.8 / -0.2 % at M 65 / 96 / 128 / 192 / 256.
       // E52, which also put every W tile of the fill before the x boxes, lost 9-13 %.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 2}}},
+      // E54 (experiment): early1 with each stage's x box issued before its W tiles (early3), and
+      // with every x box of the first fill before its W tiles (early4; E52's order mirrored).
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 3}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 4}}},
   };
 }
 

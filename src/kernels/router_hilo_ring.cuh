@@ -113,7 +113,9 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
                                         // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48);
-                                        // 2 = as 1, with x's tensor map prefetched at entry (E53)
+                                        // 2 = as 1, with x's tensor map prefetched at entry (E53);
+                                        // 3 = as 1, each stage's x box issued before its W tiles (E54);
+                                        // 4 = as 3, the fill's x boxes all issued before its W tiles (E54)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
@@ -124,7 +126,8 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   // P8 slots: 0 thread 0 entry, 1 its first fill issued (or the mbarriers ready), 2 warpgroup 0's
   // first stage landed, 3 its main loop done, 4 partials parked, 5 the zero-warp hand-off passed,
   // 6 thread 0's adds issued, 7 %smid, 8 the producer's last issue, 9 the zero warp done,
-  // 10 warpgroup 1's first stage landed.
+  // 10 warpgroup 1's first stage landed; P9: 11 thread 0's mbarriers initialized, 12 its first
+  // k-block issued (early4: every x box of the fill issued).
   const unsigned long long t_entry = globaltimer_ns();
   unsigned long long* const st =
       g_ring_stamps == nullptr
@@ -162,12 +165,23 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 
   const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);  // bytes per stage
   const int n_first = early ? min(stages, nkb) : 0;                     // k-blocks issued by thread 0
-  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {      // k-block j into stage s
-    mbar_arrive_expect_tx(full_bar(s), tx);
+  auto issue_w = [&](int j, int s, uint64_t pol_w) {  // k-block j's W tiles into stage s
     for (int g = 0; g < wgn; ++g)
       ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
                      full_bar(s), pol_w);
+  };
+  auto issue_x = [&](int j, int s, uint64_t pol_x) {  // k-block j's x box into stage s
     tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+  };
+  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {  // k-block j into stage s
+    mbar_arrive_expect_tx(full_bar(s), tx);
+    if (early >= 3) {  // E54: the x box ahead of the W tiles
+      issue_x(j, s, pol_x);
+      issue_w(j, s, pol_w);
+    } else {
+      issue_w(j, s, pol_w);
+      issue_x(j, s, pol_x);
+    }
   };
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -175,10 +189,21 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       mbar_init(empty_bar(s), wgn == 2 ? 8u : 4u);          // one arrive per consuming warp
     }
     fence_mbar_init();
+    stamp(11);
     if (n_first > 0) {
       if (early != 2) prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = 0; j < n_first; ++j) issue(j, j, pol_w, pol_x);
+      if (early == 4) {  // E54: every x box of the fill, then every W tile (E52's order mirrored)
+        for (int j = 0; j < n_first; ++j) mbar_arrive_expect_tx(full_bar(j), tx);
+        for (int j = 0; j < n_first; ++j) issue_x(j, j, pol_x);
+        stamp(12);
+        for (int j = 0; j < n_first; ++j) issue_w(j, j, pol_w);
+      } else {
+        for (int j = 0; j < n_first; ++j) {
+          issue(j, j, pol_w, pol_x);
+          if (j == 0) stamp(12);
+        }
+      }
     }
 #ifdef PROJKIT_WGMMA_STAMPS
     if (st != nullptr) {
