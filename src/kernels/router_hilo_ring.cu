@@ -81,8 +81,7 @@ struct Tiling {
   int wgn = 0;    // 64-row tiles per CTA (2: warpgroups own one each and share x; 1: they halve the k-blocks)
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
-  int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48);
-                  // 2 = early1 with x's tensor map prefetched at kernel entry (E53)
+  int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -111,7 +110,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.split < 1 || spec.k % t.split != 0) return "router_hilo_ring: K % split != 0";
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
-  if (t.early < 0 || t.early > 4) return "router_hilo_ring: early must be 0..4";
+  if (t.early != 0 && t.early != 1) return "router_hilo_ring: early must be 0 or 1";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -231,7 +230,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (unsigned c = 0; c < n; ++c)
       if (h[c * kRingStampSlots]) t0 = std::min(t0, h[c * kRingStampSlots]);
     if (t0 == ~0ull) return;
-    // config, cta, K split (x), row tile (y), slice (z), smid, then slots 0..6 and 8..10
+    // config, cta, K split (x), row tile (y), slice (z), smid, then slots 0..6 and 8..12
     dev_stamps::report(name_, h, kRingStampSlots, n, t0,
                        {{"t0_entry", 0}, {"fill_issued", 1}, {"wg0_first", 2}, {"wg0_loop_end", 3}, {"parked", 4},
                         {"zero_passed", 5}, {"adds_issued", 6}, {"prod_last", 8}, {"zero_done", 9}, {"wg1_first", 10},
@@ -267,15 +266,6 @@ std::vector<Config> ring_configs() {
       // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
       // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
-      // early1 with x's tensor map prefetched by thread 0 at kernel entry, before any kernel-parameter
-      // read (E53, session 13: the first parameter reads take ~0.7 us after the L2 flush, P7 / P8).
-      // Same-binary A/B against early1: +3.3 / +1.5 / +1.1 / +0.8 / -0.2 % at M 65 / 96 / 128 / 192 / 256.
-      // E52, which also put every W tile of the fill before the x boxes, lost 9-13 %.
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 2}}},
-      // E54 (experiment): early1 with each stage's x box issued before its W tiles (early3), and
-      // with every x box of the first fill before its W tiles (early4; E52's order mirrored).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 3}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 4}}},
   };
 }
 

@@ -112,10 +112,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             float* __restrict__ y,                     // [m][n] fp32: zeroed by the PDL predecessor (ZW 0) or the zero warp (ZW 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
-                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48);
-                                        // 2 = as 1, with x's tensor map prefetched at entry (E53);
-                                        // 3 = as 1, each stage's x box issued before its W tiles (E54);
-                                        // 4 = as 3, the fill's x boxes all issued before its W tiles (E54)
+                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
@@ -127,7 +124,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   // first stage landed, 3 its main loop done, 4 partials parked, 5 the zero-warp hand-off passed,
   // 6 thread 0's adds issued, 7 %smid, 8 the producer's last issue, 9 the zero warp done,
   // 10 warpgroup 1's first stage landed; P9: 11 thread 0's mbarriers initialized, 12 its first
-  // k-block issued (early4: every x box of the fill issued).
+  // k-block issued.
   const unsigned long long t_entry = globaltimer_ns();
   unsigned long long* const st =
       g_ring_stamps == nullptr
@@ -139,9 +136,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 #else
   auto stamp = [](int) {};
 #endif
-  // early = 2 (E53): thread 0 asks for x's tensor map before anything reads a kernel parameter
-  // (P7 / P8: the first parameter reads take ~0.7 us after the L2 flush); the fill is early1's.
-  if (early == 2 && threadIdx.x == 0) prefetch_tensor_map(&tm_x);
   const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
   const int t0 = int(blockIdx.z) * mt;
   if (t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics
@@ -165,23 +159,12 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 
   const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);  // bytes per stage
   const int n_first = early ? min(stages, nkb) : 0;                     // k-blocks issued by thread 0
-  auto issue_w = [&](int j, int s, uint64_t pol_w) {  // k-block j's W tiles into stage s
+  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {      // k-block j into stage s
+    mbar_arrive_expect_tx(full_bar(s), tx);
     for (int g = 0; g < wgn; ++g)
       ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
                      full_bar(s), pol_w);
-  };
-  auto issue_x = [&](int j, int s, uint64_t pol_x) {  // k-block j's x box into stage s
     tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
-  };
-  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {  // k-block j into stage s
-    mbar_arrive_expect_tx(full_bar(s), tx);
-    if (early >= 3) {  // E54: the x box ahead of the W tiles
-      issue_x(j, s, pol_x);
-      issue_w(j, s, pol_w);
-    } else {
-      issue_w(j, s, pol_w);
-      issue_x(j, s, pol_x);
-    }
   };
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -191,18 +174,11 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     fence_mbar_init();
     stamp(11);
     if (n_first > 0) {
-      if (early != 2) prefetch_tensor_map(&tm_x);
+      prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      if (early == 4) {  // E54: every x box of the fill, then every W tile (E52's order mirrored)
-        for (int j = 0; j < n_first; ++j) mbar_arrive_expect_tx(full_bar(j), tx);
-        for (int j = 0; j < n_first; ++j) issue_x(j, j, pol_x);
-        stamp(12);
-        for (int j = 0; j < n_first; ++j) issue_w(j, j, pol_w);
-      } else {
-        for (int j = 0; j < n_first; ++j) {
-          issue(j, j, pol_w, pol_x);
-          if (j == 0) stamp(12);
-        }
+      for (int j = 0; j < n_first; ++j) {
+        issue(j, j, pol_w, pol_x);
+        if (j == 0) stamp(12);
       }
     }
 #ifdef PROJKIT_WGMMA_STAMPS

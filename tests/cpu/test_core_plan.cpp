@@ -199,15 +199,14 @@ TEST(Methods, GemvStreamRows4Warps8) {
 }
 
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
-// init) and early2 (E53: early1 with x's tensor map prefetched at entry) are listed configs like
-// zw1, applicable where the plan uses them (router M 65..256 on an H200); an unlisted value of the
-// key (early5) is refused by name, and the kernel stays router-only.
+// init) is a listed config like zw1, applicable where the plan uses it (router M 65..256 on an
+// H200); an unlisted value of the key (early2: E53, refuted) is refused by name, and the kernel
+// stays router-only.
 TEST(Methods, RouterRingEarlyFillConfig) {
   const DeviceInfo d = fake_h200();
   const std::string early = "router_hilo_ring.split16.wgn1.ts2.zw1.early1";
   EXPECT_EQ(method_applicability(builtin_spec("router"), early, 65, 256, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("router"), "router_hilo_ring.split16.wgn1.ts2.zw1.early2", 65, 256, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("router"), "router_hilo_ring.split16.wgn1.ts2.zw1.early5", 65, 256, d)
+  EXPECT_NE(method_applicability(builtin_spec("router"), "router_hilo_ring.split16.wgn1.ts2.zw1.early2", 65, 256, d)
                 .find("not one of the configs"),
             std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("qkv"), early, 65, 256, d).find("fp32 weights"), std::string::npos);
