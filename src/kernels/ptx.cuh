@@ -165,28 +165,6 @@ __device__ __forceinline__ void red_add_bf16x8(void* p, const uint4& v) {
                : "memory");
 }
 
-// Split-K combine by the TMA unit (E55): `bytes` (a multiple of 16, 16-byte aligned both sides)
-// of fp32 in this CTA's smem at `src` added element-wise into global memory at `dst`, the adds
-// done at L2 (cp.reduce.async.bulk ... add.f32): one instruction per contiguous run of the
-// output instead of one red.v4 per 16 bytes. Tracked in this thread's bulk async-groups: commit
-// with bulk_commit_group(), and keep the smem alive until bulk_wait_group_read<0>().
-__device__ __forceinline__ void bulk_reduce_add_f32(float* dst, uint32_t src, uint32_t bytes) {
-  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;" ::"l"(dst), "r"(src),
-               "r"(bytes)
-               : "memory");
-}
-// Close this thread's bulk async operations issued since the last commit into one group.
-__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-// Wait until at most N of this thread's bulk groups still read their smem source (the writes to
-// global memory may still be in flight; they complete before the grid does).
-template <int N>
-__device__ __forceinline__ void bulk_wait_group_read() {
-  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
-// Order this thread's earlier (and acquired) generic-proxy global accesses before its later
-// async-proxy ones: the zeros another CTA stored into y before a bulk reduce adds to them.
-__device__ __forceinline__ void fence_proxy_async_global() { asm volatile("fence.proxy.async.global;" ::: "memory"); }
-
 // Programmatic dependent launch: block until the preceding kernel has finished and its
 // stores are visible (a dependent's first write to what the predecessor wrote).
 __device__ __forceinline__ void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }

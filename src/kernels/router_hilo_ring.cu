@@ -57,7 +57,7 @@ constexpr int kMaxTokens = 256;  // largest wgmma N
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, int, unsigned*);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, unsigned*);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
@@ -82,15 +82,13 @@ struct Tiling {
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
-  int bred = 0;   // 1 = split-K adds by cp.reduce.async.bulk (E55), 0 = red.global.add.v4.f32
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
 Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("bred", 0)};
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -113,7 +111,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
   if (t.early != 0 && t.early != 1) return "router_hilo_ring: early must be 0 or 1";
-  if (t.bred != 0 && t.bred != 1) return "router_hilo_ring: bred must be 0 (red.v4) or 1 (bulk reduce)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -184,12 +181,11 @@ class RouterHiloRing final : public PreparedMethod {
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
                                               kernel_for(tn, t_.zw), x_map, packed_.as<const uint8_t>(),
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                              t_.kc(spec_.k), t_.wgn, stages, t_.early, t_.bred, flags_.as<unsigned>());
+                                              t_.kc(spec_.k), t_.wgn, stages, t_.early, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 grid, dim3(threads()), smem, a.stream, kernel_for(tn, 0), x_map,
                                 packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early, t_.bred,
-                                static_cast<unsigned*>(nullptr));
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early, static_cast<unsigned*>(nullptr));
   }
 
  private:
@@ -270,11 +266,6 @@ std::vector<Config> ring_configs() {
       // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
       // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
-      // E55 (experiment): the split-K adds by cp.reduce.async.bulk (one 256-B row per thread, the
-      // adds done at L2 by the TMA unit) instead of 4-8 red.v4 per thread (P9: 1.0 us from the
-      // park to the last red issued at M 128).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"bred", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"bred", 1}}},
   };
 }
 

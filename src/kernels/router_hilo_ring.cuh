@@ -113,8 +113,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
                                         // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
-                            int bred,   // 1 = the split-K adds by cp.reduce.async.bulk, one 256-B row of
-                                        // the CTA's output block per thread (E55); 0 = red.v4 per thread
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
@@ -267,40 +265,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   }
   consumer_bar_sync();
   if (threadIdx.x == 0) stamp(4);
-  const int tid = int(threadIdx.x);
-  const int row0 = rt0 * kRows;
-  float* yt = y + int64_t(t0) * n;
-
-  if (bred) {
-    // E55: P[0][t] += P[1][t] (wgn = 1; fixed order), then one bulk reduce per (row tile r,
-    // token t): P[r][t][0..63] (256 B, 16-B aligned: kPStride * 4 = 272) onto y[t0 + t][row0 + 64 r ..].
-    if (wgn == 1)
-      for (int f = tid; f < m_loc * 16; f += 128 * kConsumerWGs) {
-        float4* a = reinterpret_cast<float4*>(P + (f >> 4) * kPStride) + (f & 15);
-        const float4 v = *(reinterpret_cast<const float4*>(P + (TN + (f >> 4)) * kPStride) + (f & 15));
-        a->x += v.x; a->y += v.y; a->z += v.z; a->w += v.w;
-      }
-    ptx::fence_proxy_async_smem();  // the sums, written by the generic proxy, read by the bulk reduces
-    if constexpr (ZW == 1) {
-      zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible; also the CTA barrier
-    } else {
-      consumer_bar_sync();
-      ptx::griddep_wait();  // y zeroed and visible
-    }
-    if (threadIdx.x == 0) stamp(5);
-    if (tid < m_loc * wgn) {
-      ptx::fence_proxy_async_global();  // the zeros (generic stores, acquired) before the async-proxy adds
-      for (int i = tid; i < m_loc * wgn; i += 128 * kConsumerWGs) {
-        const int r = i / m_loc, t = i % m_loc;
-        ptx::bulk_reduce_add_f32(yt + int64_t(t) * n + row0 + r * kRows, base + uint32_t((r * TN + t) * kPStride * 4),
-                                 uint32_t(kRows * 4));
-      }
-      ptx::bulk_commit_group();
-      ptx::bulk_wait_group_read<0>();  // P stays valid until the TMA unit has read it
-    }
-    if (threadIdx.x == 0) stamp(6);
-    return;
-  }
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
   if constexpr (ZW == 1)
@@ -308,7 +272,10 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   else
     ptx::griddep_wait();  // y zeroed and visible
   if (threadIdx.x == 0) stamp(5);
+  const int tid = int(threadIdx.x);
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
+  const int row0 = rt0 * kRows;
+  float* yt = y + int64_t(t0) * n;
   for (int f = tid; f < m_loc * f4_per_t; f += 128 * kConsumerWGs) {
     const int t = f / f4_per_t, c4 = f % f4_per_t;
     const int r = c4 >> 4, col = (c4 & 15) * 4;

@@ -210,10 +210,6 @@ TEST(Methods, RouterRingEarlyFillConfig) {
                 .find("not one of the configs"),
             std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("qkv"), early, 65, 256, d).find("fp32 weights"), std::string::npos);
-  // E55's bulk-reduce epilogue (bred1) is listed with and without early1; other values are refused.
-  EXPECT_EQ(method_applicability(builtin_spec("router"), early + ".bred1", 65, 256, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("router"), "router_hilo_ring.split16.wgn1.ts2.zw1.bred1", 65, 256, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("router"), early + ".bred2", 65, 256, d), "");
   DeviceInfo ampere = d;
   ampere.cc_major = 8;
   EXPECT_NE(method_applicability(builtin_spec("router"), early, 65, 256, ampere), "");
