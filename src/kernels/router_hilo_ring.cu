@@ -57,7 +57,7 @@ constexpr int kMaxTokens = 256;  // largest wgmma N
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, int, unsigned*);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, unsigned*);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
@@ -82,15 +82,13 @@ struct Tiling {
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
-  int kp = 0;     // 1 = K-split pairs (clusters of 2 along grid.x) sum through DSMEM before the reds (E56)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
 Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("kp", 0)};
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -113,9 +111,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
   if (t.early != 0 && t.early != 1) return "router_hilo_ring: early must be 0 or 1";
-  if (t.kp != 0 && t.kp != 1) return "router_hilo_ring: kp must be 0 or 1";
-  if (t.kp == 1 && (t.wgn != 1 || t.split % 2 != 0))
-    return "router_hilo_ring: kp = 1 (K-split pairs) needs wgn = 1 and an even split";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -182,23 +177,15 @@ class RouterHiloRing final : public PreparedMethod {
     grid_ = grid;
 #endif
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (t_.zw) {  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
-      cudaLaunchAttribute attrs[2] = {zero_warp::cooperative_attr(), {}};
-      attrs[1].id = cudaLaunchAttributeClusterDimension;  // kp1: K-split pairs (E56)
-      attrs[1].val.clusterDim.x = 2;
-      attrs[1].val.clusterDim.y = 1;
-      attrs[1].val.clusterDim.z = 1;
-      return zero_warp::launch_with_attributes("router_hilo_ring_kernel launch", attrs, t_.kp ? 2u : 1u, grid,
-                                               dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw), x_map,
-                                               packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
-                                               int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early,
-                                               t_.kp, flags_.as<unsigned>());
-    }
-    return launch_zeroed_splitk_cluster("router_hilo_ring_kernel launch", t_.kp ? 2u : 1u, static_cast<float*>(a.y),
-                                        int64_t(a.m) * a.n_out, grid, dim3(threads()), smem, a.stream,
-                                        kernel_for(tn, 0), x_map, packed_.as<const uint8_t>(),
-                                        static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k), t_.kc(spec_.k),
-                                        t_.wgn, stages, t_.early, t_.kp, static_cast<unsigned*>(nullptr));
+    if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
+      return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
+                                              kernel_for(tn, t_.zw), x_map, packed_.as<const uint8_t>(),
+                                              static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
+                                              t_.kc(spec_.k), t_.wgn, stages, t_.early, flags_.as<unsigned>());
+    return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
+                                grid, dim3(threads()), smem, a.stream, kernel_for(tn, 0), x_map,
+                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early, static_cast<unsigned*>(nullptr));
   }
 
  private:
@@ -279,11 +266,6 @@ std::vector<Config> ring_configs() {
       // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
       // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
-      // E56 (experiment): K-split pairs (clusters of 2 along K) sum their partials through DSMEM,
-      // each adding half the tokens: 8 partials per output instead of 16 (P9: ~1 us of reds at
-      // M 128); with the zero warps (cooperative + cluster launch) and with the PDL zero kernel.
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"kp", 1}}},
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"kp", 1}}},
   };
 }
 

@@ -113,8 +113,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
                                         // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
-                            int kp,     // 1 = K-split pairs in clusters of 2 along grid.x sum their partials
-                                        // through DSMEM before the reds: 8 partials per output, not 16 (E56)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
@@ -202,11 +200,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       zero_warp::zero_warp_share_run(y + int64_t(t0 + r0) * n, n, r1 - r0, rt0 * kRows, kRows * wgn, flags, blocks, b,
                                      gridDim.x, lane, 128 * kConsumerWGs);
       if (lane == 0) stamp(9);
-      if (kp) {  // every thread of the pair joins its two cluster barriers
-        __syncwarp();
-        cluster_sync();
-        cluster_sync();
-      }
       return;
     }
   }
@@ -223,11 +216,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
         issue(j, s, pol_w, pol_x);
       }
       stamp(8);
-    }
-    if (kp) {  // every thread of the pair joins its two cluster barriers
-      __syncwarp();
-      cluster_sync();
-      cluster_sync();
     }
     return;
   }
@@ -277,40 +265,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   }
   consumer_bar_sync();
   if (threadIdx.x == 0) stamp(4);
-
-  if (kp) {
-    // E56 (wgn = 1): P[0] += P[1] (fixed order); the pair's barrier; then rank r of the pair adds
-    // tokens [m_loc r / 2, m_loc (r + 1) / 2) of both CTAs' P[0] (rank 0's first) into y.
-    const int tid = int(threadIdx.x);
-    for (int f = tid; f < m_loc * 16; f += 128 * kConsumerWGs) {
-      float4* a = reinterpret_cast<float4*>(P + (f >> 4) * kPStride) + (f & 15);
-      const float4 v = *(reinterpret_cast<const float4*>(P + (TN + (f >> 4)) * kPStride) + (f & 15));
-      a->x += v.x; a->y += v.y; a->z += v.z; a->w += v.w;
-    }
-    cluster_sync();  // both CTAs' sums are complete (release / acquire across the pair)
-    if constexpr (ZW == 1)
-      zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y block zeroed and visible
-    else
-      ptx::griddep_wait();  // y zeroed and visible
-    if (threadIdx.x == 0) stamp(5);
-    const uint32_t rank = cluster_ctarank();
-    const uint32_t p_own = base, p_peer = mapa_shared(base, rank ^ 1u);
-    const uint32_t p0 = rank == 0 ? p_own : p_peer, p1 = rank == 0 ? p_peer : p_own;
-    const int h0 = m_loc * int(rank) / 2, h1 = m_loc * int(rank + 1) / 2;
-    const int row0 = rt0 * kRows;
-    float* yt = y + int64_t(t0) * n;
-    for (int f = h0 * 16 + tid; f < h1 * 16; f += 128 * kConsumerWGs) {
-      const uint32_t off = uint32_t(((f >> 4) * kPStride + (f & 15) * 4) * 4);
-      const uint4 a = ld_dsmem_u4(p0 + off), b = ld_dsmem_u4(p1 + off);
-      float4 sum = make_float4(__uint_as_float(a.x), __uint_as_float(a.y), __uint_as_float(a.z), __uint_as_float(a.w));
-      sum.x += __uint_as_float(b.x); sum.y += __uint_as_float(b.y);
-      sum.z += __uint_as_float(b.z); sum.w += __uint_as_float(b.w);
-      ptx::red_add_v4(yt + int64_t(f >> 4) * n + row0 + (f & 15) * 4, sum);
-    }
-    if (threadIdx.x == 0) stamp(6);
-    cluster_sync();  // the peer has read this CTA's P: it may exit
-    return;
-  }
 
   // y[t0 + t][row0 + ...] += P (wgn = 2: warpgroup g's rows; wgn = 1: P[0] + P[1], fixed order).
   if constexpr (ZW == 1)

@@ -28,34 +28,20 @@ __global__ void router_zero_kernel(float4* __restrict__ y, int n4) {
 }
 
 // Launch router_zero_kernel on y[0, n_floats) and then `fn<<<grid, block, smem, stream>>>(args...)`
-// as its programmatic dependent, in clusters of cluster_x CTAs along grid.x (1: no cluster).
-// Launch only (graph-capturable); every launch checked.
+// as its programmatic dependent. Launch only (graph-capturable); every launch checked.
 template <class... KArgs, class... Args>
-Status launch_zeroed_splitk_cluster(const char* what, unsigned cluster_x, float* y, int64_t n_floats, dim3 grid,
-                                    dim3 block, std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...),
-                                    Args&&... args) {
+Status launch_zeroed_splitk(const char* what, float* y, int64_t n_floats, dim3 grid, dim3 block, std::size_t smem,
+                            cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
   // 1) zero y (the compute kernel accumulates into it)
   const int n4 = int(n_floats / 4);
   router_zero_kernel<<<unsigned((n4 + 255) / 256), 256, 0, stream>>>(reinterpret_cast<float4*>(y), n4);
   Status zs = cuda_status(cudaGetLastError(), "router_zero_kernel launch");
   if (!zs.ok()) return zs;
   // 2) compute, as a programmatic dependent of the zeroing
-  cudaLaunchAttribute attrs[2] = {};
-  attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attrs[0].val.programmaticStreamSerializationAllowed = 1;
-  attrs[1].id = cudaLaunchAttributeClusterDimension;  // cluster_x CTAs along grid.x (1: no cluster)
-  attrs[1].val.clusterDim.x = cluster_x;
-  attrs[1].val.clusterDim.y = 1;
-  attrs[1].val.clusterDim.z = 1;
-  return zero_warp::launch_with_attributes(what, attrs, cluster_x > 1 ? 2u : 1u, grid, block, smem, stream, fn,
-                                           std::forward<Args>(args)...);
-}
-
-// As launch_zeroed_splitk_cluster with no cluster.
-template <class... KArgs, class... Args>
-Status launch_zeroed_splitk(const char* what, float* y, int64_t n_floats, dim3 grid, dim3 block, std::size_t smem,
-                            cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
-  return launch_zeroed_splitk_cluster(what, 1u, y, n_floats, grid, block, smem, stream, fn, std::forward<Args>(args)...);
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  return zero_warp::launch_with_attribute(what, attr, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace

@@ -127,24 +127,19 @@ std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t gri
 // here; programmatic stream serialization in router_splitk_pdl.cuh). Launch only
 // (graph-capturable); every launch checked.
 template <class... KArgs, class... Args>
-Status launch_with_attributes(const char* what, cudaLaunchAttribute* attrs, unsigned n_attrs, dim3 grid, dim3 block,
-                              std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
+Status launch_with_attribute(const char* what, const cudaLaunchAttribute& attr, dim3 grid, dim3 block,
+                             std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
+  cudaLaunchAttribute attrs[1] = {attr};
   cudaLaunchConfig_t lc = {};
   lc.gridDim = grid;
   lc.blockDim = block;
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
   lc.attrs = attrs;
-  lc.numAttrs = n_attrs;
+  lc.numAttrs = 1;
   cudaError_t e = cudaLaunchKernelEx(&lc, fn, std::forward<Args>(args)...);
   if (e != cudaSuccess) return cuda_status(e, what);
   return cuda_status(cudaGetLastError(), what);
-}
-template <class... KArgs, class... Args>
-Status launch_with_attribute(const char* what, const cudaLaunchAttribute& attr, dim3 grid, dim3 block,
-                             std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
-  cudaLaunchAttribute attrs[1] = {attr};
-  return launch_with_attributes(what, attrs, 1, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 // The cooperative launch attribute: all CTAs co-resident or a launch error (never a hang of the

@@ -210,11 +210,6 @@ TEST(Methods, RouterRingEarlyFillConfig) {
                 .find("not one of the configs"),
             std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("qkv"), early, 65, 256, d).find("fp32 weights"), std::string::npos);
-  // E56's K-split pairs (kp1) are listed with the zero warps and with the PDL zero kernel; kp1
-  // needs wgn = 1 and an even split, and kp2 is refused.
-  EXPECT_EQ(method_applicability(builtin_spec("router"), early + ".kp1", 65, 256, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("router"), "router_hilo_ring.split16.wgn1.ts2.kp1", 65, 256, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("router"), early + ".kp2", 65, 256, d), "");
   DeviceInfo ampere = d;
   ampere.cc_major = 8;
   EXPECT_NE(method_applicability(builtin_spec("router"), early, 65, 256, ampere), "");
