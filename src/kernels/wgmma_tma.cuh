@@ -614,7 +614,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  if constexpr (KQ == 0) {
   for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) {
@@ -624,9 +623,30 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
+    // KQ: this split's k16 steps [k_lo, k_hi) of the k-block: all four but at a split's ends,
+    // where (host-checked: every split spans >= 2 k-blocks) k_hi = 4 at its first k-block and
+    // k_lo = 0 at its last. Each case is straight-line code (a loop with runtime bounds makes
+    // ptxas fence the wgmma pipeline around every accumulator use).
+    const int k_lo = KQ && kb == kb_begin ? q_begin - kb * kSteps : 0;
+    const int k_hi = KQ && kb == kb_end - 1 ? q_end - kb * kSteps : kSteps;
+    auto steps = [&](auto lo, auto hi) {
 #pragma unroll
-    for (int k = 0; k < kBlockK / 16; ++k)
-      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
+      for (int k = decltype(lo)::value; k < decltype(hi)::value; ++k)
+        wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
+    };
+    using I0 = std::integral_constant<int, 0>;
+    using I4 = std::integral_constant<int, 4>;
+    if (!KQ || (k_lo == 0 && k_hi == kSteps)) {
+      steps(I0{}, I4{});
+    } else if (k_hi == kSteps) {  // the split's first k-block
+      if (k_lo == 1) steps(std::integral_constant<int, 1>{}, I4{});
+      else if (k_lo == 2) steps(std::integral_constant<int, 2>{}, I4{});
+      else steps(std::integral_constant<int, 3>{}, I4{});
+    } else {  // its last k-block (k_lo == 0)
+      if (k_hi == 1) steps(I0{}, std::integral_constant<int, 1>{});
+      else if (k_hi == 2) steps(I0{}, std::integral_constant<int, 2>{});
+      else steps(I0{}, std::integral_constant<int, 3>{});
+    }
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
@@ -638,56 +658,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     prev_s = s;
     if (++s == stages) { s = 0; phase ^= 1u; }
-  }
-  } else {
-    // KQ (E57): one k-block iteration over the k16 steps [LO, HI), both compile-time, so each
-    // call is straight-line wgmma code. The split's first and last k-blocks (the only partial
-    // ones; host-checked: every split spans >= 2 k-blocks) are peeled off the loop, so the
-    // branches that pick their step ranges sit outside it.
-    auto iter = [&](int kb, auto lo, auto hi) {
-      mbar_wait(full_bar(s), phase);
-      if (kb == kb_begin) {
-        stamp(1);  // first stage landed
-        if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);
-      }
-      wgmma_fence();
-      const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);
-      const uint32_t b_base = stage_x(s);
-#pragma unroll
-      for (int k = decltype(lo)::value; k < decltype(hi)::value; ++k)
-        wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
-      wgmma_commit();
-      wgmma_wait<1>();
-      if (kb > kb_begin) {
-        if (mc == 1) {
-          if (lane == 0) mbar_arrive(empty_bar(prev_s));
-        } else if (lane < mc) {
-          mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), uint32_t(lane * split + ks)));
-        }
-      }
-      prev_s = s;
-      if (++s == stages) { s = 0; phase ^= 1u; }
-    };
-    using I0 = std::integral_constant<int, 0>;
-    using I1 = std::integral_constant<int, 1>;
-    using I2 = std::integral_constant<int, 2>;
-    using I3 = std::integral_constant<int, 3>;
-    using I4 = std::integral_constant<int, 4>;
-    const int k_lo = q_begin - kb_begin * kSteps;      // 0..3: the first k-block's first step
-    const int k_hi = q_end - (kb_end - 1) * kSteps;    // 1..4: the last k-block's end step
-    switch (k_lo) {
-      case 0: iter(kb_begin, I0{}, I4{}); break;
-      case 1: iter(kb_begin, I1{}, I4{}); break;
-      case 2: iter(kb_begin, I2{}, I4{}); break;
-      default: iter(kb_begin, I3{}, I4{}); break;
-    }
-    for (int kb = kb_begin + 1; kb < kb_end - 1; ++kb) iter(kb, I0{}, I4{});
-    switch (k_hi) {
-      case 1: iter(kb_end - 1, I0{}, I1{}); break;
-      case 2: iter(kb_end - 1, I0{}, I2{}); break;
-      case 3: iter(kb_end - 1, I0{}, I3{}); break;
-      default: iter(kb_end - 1, I0{}, I4{}); break;
-    }
   }
   wgmma_wait<0>();
 #pragma unroll
