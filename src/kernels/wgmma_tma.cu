@@ -60,17 +60,8 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 // One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
 // BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
 // warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
-// kq (E57): K splits in k16 steps; instantiated for the token tiles of qkv's split7 configs.
-KernelFn kernel_for(int bm, int bn, int kq = 0) {
+KernelFn kernel_for(int bm, int bn) {
   if (bn != kBlockN) return nullptr;
-  if (kq == 1) {
-    switch (bm) {
-      case 192: return wgmma_tma_kernel<192, 1>;
-      case 256: return wgmma_tma_kernel<256, 1>;
-      default: return nullptr;
-    }
-  }
-  if (kq != 0) return nullptr;
   switch (bm) {
     case 64: return wgmma_tma_kernel<64>;
     case 128: return wgmma_tma_kernel<128>;
@@ -91,10 +82,9 @@ class WgmmaTma final : public PreparedMethod {
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
         encode_(tensor_map::encoder()),
-        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("kq", 0))) {
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
-    if (!kernel_)
-      throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256, bn 128, and kq 0 (kq 1: bm 192 or 256)");
+    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -258,11 +248,6 @@ Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   return c;
 }
 
-Config with_kq(Config c) {
-  c.params.push_back({"kq", 1});
-  return c;
-}
-
 // Grid = (N/128 tiles) x split CTAs, one per SM, clusters of split x mc. On the H200
 // (132 SMs, 227 KB/CTA) cudaOccupancyMaxActiveClusters gives 66 / 39 / 30 / 22 / 17 / 15
 // resident clusters of 2 / 3 / 4 / 5 / 6 / 8 CTAs; a grid with more clusters runs a second
@@ -325,10 +310,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 7, 1, 1, 5),  // qkv M 65..128
       cfg(192, 7, 1, 1, 5),  // qkv M 129..192
       cfg(256, 7, 1, 1, 5),  // qkv M 193..256
-      // E57 (experiment): the same two qkv shapes with K split in k16 steps (73-74 per split, not
-      // 18 or 19 k-blocks: P4 found splits 3 and 6 ending 0.5-0.6 us after the others).
-      with_kq(cfg(192, 7, 1, 1, 5)),
-      with_kq(cfg(256, 7, 1, 1, 5)),
       cfg(64, 4, 1, 1, 5),   // pooler M 17..64
       cfg(128, 4, 1, 1, 5),  // pooler M 65..128
       cfg(192, 4, 1, 1, 5),  // pooler M 129..192
@@ -369,9 +350,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (spec.slice_max_m > 0 && spec.slice_rows % bn != 0) return "wgmma_tma: the row slice must be a multiple of bn";
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
   if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128, 192 or 256";
-  const int kq = c.get("kq", 0);
-  if (!kernel_for(bm, bn, kq)) return "wgmma_tma: kq must be 0, or 1 with bm 192 or 256 (E57)";
-  if (kq == 1 && spec.k / kBlockK < 2 * split) return "wgmma_tma: kq = 1 needs >= 2 k-blocks per K split";
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
@@ -415,7 +393,7 @@ std::unique_ptr<PreparedMethod> wgmma_tma_prepare(const PrepareContext& ctx, con
 int wgmma_tma_max_active_clusters(const Config& c) {
   const int bm = c.get("bm", 0), bn = c.get("bn", kBlockN), split = c.get("split", 1), mc = c.get("mc", 1),
             stages = c.get("stages", 4);
-  KernelFn k = kernel_for(bm, bn, c.get("kq", 0));
+  KernelFn k = kernel_for(bm, bn);
   if (!k) return 0;
   const int smem = smem_bytes(bm, bn, stages);
   cuda_check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "cudaFuncSetAttribute");

@@ -50,7 +50,6 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/ptx.cuh"                  // red_add_bf16x8 (red5)
 #include "kernels/splitk_zero_warp.cuh"  // the zero warp (red5)
@@ -434,11 +433,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// KQ (E57): 0 = each K split owns whole 64-wide k-blocks (k_blocks * ks / split rounded down);
-// 1 = K splits in k16 steps (4 per k-block): a split may begin or end inside a k-block, which it
-// then loads whole but multiplies only over its own k16 steps (qkv split7: 73-74 k16 steps per
-// split instead of 18 or 19 k-blocks, P4's late splits 3 and 6).
-template <int BM, int KQ = 0>
+template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w,  // W [N rows][K] bf16, box [BN n][64 k]
                      const __grid_constant__ CUtensorMap tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k]
@@ -477,12 +472,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int g = crank / split;   // which of the mc N tiles of the cluster
   const int n0 = (int(blockIdx.x / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
-  static_assert(KQ == 0 || KQ == 1, "KQ: 0 (whole k-blocks per split) or 1 (k16 steps)");
-  constexpr int kSteps = kBlockK / 16;  // k16 steps per k-block
-  const int q_begin = KQ ? int((int64_t(k_blocks) * kSteps * ks) / split) : 0;        // KQ: first k16 step
-  const int q_end = KQ ? int((int64_t(k_blocks) * kSteps * (ks + 1)) / split) : 0;    // KQ: past the last
-  const int kb_begin = KQ ? q_begin / kSteps : int((int64_t(k_blocks) * ks) / split);
-  const int kb_end = KQ ? (q_end + kSteps - 1) / kSteps : int((int64_t(k_blocks) * (ks + 1)) / split);
+  const int kb_begin = int((int64_t(k_blocks) * ks) / split);
+  const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
@@ -623,30 +614,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
-    // KQ: this split's k16 steps [k_lo, k_hi) of the k-block: all four but at a split's ends,
-    // where (host-checked: every split spans >= 2 k-blocks) k_hi = 4 at its first k-block and
-    // k_lo = 0 at its last. Each case is straight-line code (a loop with runtime bounds makes
-    // ptxas fence the wgmma pipeline around every accumulator use).
-    const int k_lo = KQ && kb == kb_begin ? q_begin - kb * kSteps : 0;
-    const int k_hi = KQ && kb == kb_end - 1 ? q_end - kb * kSteps : kSteps;
-    auto steps = [&](auto lo, auto hi) {
 #pragma unroll
-      for (int k = decltype(lo)::value; k < decltype(hi)::value; ++k)
-        wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
-    };
-    using I0 = std::integral_constant<int, 0>;
-    using I4 = std::integral_constant<int, 4>;
-    if (!KQ || (k_lo == 0 && k_hi == kSteps)) {
-      steps(I0{}, I4{});
-    } else if (k_hi == kSteps) {  // the split's first k-block
-      if (k_lo == 1) steps(std::integral_constant<int, 1>{}, I4{});
-      else if (k_lo == 2) steps(std::integral_constant<int, 2>{}, I4{});
-      else steps(std::integral_constant<int, 3>{}, I4{});
-    } else {  // its last k-block (k_lo == 0)
-      if (k_hi == 1) steps(I0{}, std::integral_constant<int, 1>{});
-      else if (k_hi == 2) steps(I0{}, std::integral_constant<int, 2>{});
-      else steps(I0{}, std::integral_constant<int, 3>{});
-    }
+    for (int k = 0; k < kBlockK / 16; ++k)
+      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {

@@ -169,20 +169,6 @@ TEST(Methods, Red5GridMustFitTheSms) {
             "");
 }
 
-// wgmma_tma kq1 (E57: K splits in k16 steps) is listed for qkv's split7 token tiles 192 and 256,
-// applicable where their plain twins are; an unlisted kq value is refused.
-TEST(Methods, WgmmaTmaK16SplitConfig) {
-  const DeviceInfo d = fake_h200();
-  const std::string kq = "wgmma_tma.bn128.bm256.split7.mc1.stages4.xfit1.red5.kq1";
-  EXPECT_EQ(method_applicability(builtin_spec("qkv"), kq, 193, 256, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("qkv"), "wgmma_tma.bn128.bm192.split7.mc1.stages5.xfit1.red5.kq1", 129,
-                                 192, d),
-            "");
-  EXPECT_NE(method_applicability(builtin_spec("qkv"), "wgmma_tma.bn128.bm256.split7.mc1.stages4.xfit1.red5.kq2", 193,
-                                 256, d),
-            "");
-}
-
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
 // violated limit: token count, whole chunk rounds per warp (o's K = 1024 is too short for
 // 16 warps x 8 chunks of 32), row tiles of the output (the unpooler's 1024-row slice at M <= 8).
