@@ -239,6 +239,10 @@ int main(int argc, char** argv) {
                 spearman(g_size, g_mean), g_size.size(), spearman(sm_size, sm_mean));
   std::printf("per-SM mean stream time: min %.2f, max %.2f us\n", *std::min_element(sm_mean.begin(), sm_mean.end()),
               *std::max_element(sm_mean.begin(), sm_mean.end()));
+  std::printf("per SM (id: mean us):");
+  for (int sm = 0; sm < sms; ++sm)
+    if (count[sm]) std::printf("%s%d: %.2f", sm % 8 ? "  " : "\n  ", sm, sum_us[sm] / count[sm]);
+  std::printf("\n");
   check(cudaDeviceSynchronize(), "sync");
   return 0;
 }
