@@ -30,7 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/ptx.cuh"  // ld_stream (16-byte no-allocate load), sm_id
+
 namespace {
+
+namespace ptx = projkit::ptx;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
@@ -39,28 +43,15 @@ void check(cudaError_t e, const char* what) {
   }
 }
 
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned r;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-  return r;
-}
 __device__ __forceinline__ unsigned long long globaltimer_ns() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
-// 16-byte streaming load, not kept in L1 (the weights' path in the library's stream kernels).
-__device__ __forceinline__ uint4 ld_no_allocate(const uint4* p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
-  return v;
-}
 
 // (1) One record per CTA: its SM and its cluster (blockIdx.x / cluster size along x).
 __global__ void cluster_probe_kernel(unsigned* out) {
-  if (threadIdx.x == 0) out[blockIdx.x] = sm_id();
+  if (threadIdx.x == 0) out[blockIdx.x] = ptx::sm_id();
 }
 
 // (2) CTA b streams `n16` 16-byte words from src + b * n16 (+ the launch's offset); thread 0
@@ -74,13 +65,13 @@ __global__ void __launch_bounds__(512) stream_probe_kernel(const uint4* __restri
   for (int64_t i = threadIdx.x; i < n16; i += 8 * int64_t(blockDim.x)) {
     uint4 v[8];
 #pragma unroll
-    for (int u = 0; u < 8; ++u) v[u] = i + u * blockDim.x < n16 ? ld_no_allocate(p + i + u * blockDim.x) : uint4{};
+    for (int u = 0; u < 8; ++u) v[u] = i + u * blockDim.x < n16 ? ptx::ld_stream(p + i + u * blockDim.x) : uint4{};
 #pragma unroll
     for (int u = 0; u < 8; ++u) acc ^= v[u].x ^ v[u].w;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    rec[3 * blockIdx.x] = sm_id();
+    rec[3 * blockIdx.x] = ptx::sm_id();
     rec[3 * blockIdx.x + 1] = t0;
     rec[3 * blockIdx.x + 2] = globaltimer_ns();
   }
