@@ -31,6 +31,7 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
+#include <cstdlib>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <string>
 #include <vector>
@@ -211,6 +212,10 @@ class WgmmaTma final : public PreparedMethod {
   // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.
   void stamps_init(const Config& cfg) {
     name_ = cfg.name();
+    if (const char* r = std::getenv("PROJKIT_RED5_ROTATION")) {  // P11: see g_red5_rotation
+      const unsigned rot = unsigned(std::strtoul(r, nullptr, 10));
+      cuda_check(cudaMemcpyToSymbol(g_red5_rotation, &rot, sizeof(rot)), "red5 rotation symbol");
+    }
     cuda_check(cudaMalloc(&stamps_, 8 * kStampSlots * 4096), "stamps");
     cuda_check(cudaMemset(stamps_, 0, 8 * kStampSlots * 4096), "stamps");
   }

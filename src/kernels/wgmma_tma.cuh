@@ -226,6 +226,21 @@ __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
 // Dev phase probe: 64-bit slots per CTA in the stamps buffer (0..6 phases, 7 %smid, 8..13 the
 // start-up probes P6 / P7 of red5).
 constexpr unsigned kStampSlots = 16;
+#ifdef PROJKIT_WGMMA_STAMPS
+// P11 (stamps builds only): red5 CTA blockIdx.x does the work of CTA (blockIdx.x + rotation) %
+// gridDim.x, so a straggler can be told to follow its work (the same unit is slow after the
+// rotation) or its SM. Set by the host from $PROJKIT_RED5_ROTATION (wgmma_tma.cu).
+static __device__ unsigned g_red5_rotation = 0;
+#endif
+// The work index along x of red5 CTA b: b itself, except in stamps builds with a P11 rotation.
+__device__ __forceinline__ unsigned red5_work_x(unsigned b, bool atomic_combine) {
+#ifdef PROJKIT_WGMMA_STAMPS
+  return atomic_combine ? (b + g_red5_rotation) % gridDim.x : b;
+#else
+  (void)atomic_combine;
+  return b;
+#endif
+}
 // Nanosecond global timer (dev phase probe only).
 __device__ __forceinline__ unsigned long long globaltimer_ns() {
   unsigned long long t;
@@ -467,10 +482,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
-  const int crank = atomic_combine ? int(blockIdx.x % unsigned(split)) : int(cluster_ctarank());
+  const int crank = atomic_combine ? int(red5_work_x(blockIdx.x, true) % unsigned(split)) : int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
-  const int n0 = (int(blockIdx.x / unsigned(split * mc)) * mc + g) * BN;
+  const int n0 = (int(red5_work_x(blockIdx.x, atomic_combine) / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = int((int64_t(k_blocks) * ks) / split);
   const int kb_end = int((int64_t(k_blocks) * (ks + 1)) / split);
@@ -584,7 +599,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
-                                     int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(blockIdx.x) / split,
+                                     int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split,
                                      unsigned(split), int(threadIdx.x) & 31, 128 * kConsumerWGs);
     }
     if (atomic_combine) return;  // no cluster barrier to join
