@@ -598,9 +598,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       // TMA data by 0.2-0.8 us (ledger P4, E41, E42).
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
+      const int tile = int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
-                                     int(gridDim.y) * n_tiles, int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split,
-                                     unsigned(split), int(threadIdx.x) & 31, 128 * kConsumerWGs);
+                                     int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
+                                     128 * kConsumerWGs);
     }
     if (atomic_combine) return;  // no cluster barrier to join
     __syncwarp();
