@@ -31,8 +31,8 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
-#include <cstdlib>
 #ifdef PROJKIT_WGMMA_STAMPS
+#include <cstdlib>  // getenv (P11's rotation), strtoul
 #include <string>
 #include <vector>
 
