@@ -10,21 +10,11 @@ median over launches) with P10's time, and the GEMM's mean time on P10's fast SM
 Usage: tools/experiments/p10b_gemm_vs_stream.py [REPO_ROOT]"""
 import csv, glob, io, lzma, os, re, statistics as st, sys, collections
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from p4_analyze import spearman  # noqa: E402  (ranks, then Pearson: P4's definition)
+
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 S14 = os.path.join(root, 'results/h200/session14')
-
-
-def spearman(a, b):
-    def rk(v):
-        idx = sorted(range(len(v)), key=lambda i: v[i])
-        r = [0.0] * len(v)
-        for k, i in enumerate(idx):
-            r[i] = k
-        return r
-    ra, rb = rk(a), rk(b)
-    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    return num / (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
 
 
 txt = open(os.path.join(S14, 'c8-p10-sm-placement/p10c-call10.txt')).read()
