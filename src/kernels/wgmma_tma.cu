@@ -31,6 +31,10 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>  // getenv: the E58 calibration log
+#include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdlib>  // getenv (P11's rotation), strtoul
 #include <string>
@@ -52,6 +56,18 @@ static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16
 
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
+
+// The SM work table entry point (E58): no split / mc / red / ws parameters.
+using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
+                               unsigned long long*, sm_work::Table);
+TableKernelFn table_kernel_for(int bm) {
+  switch (bm) {
+    case 64: return wgmma_tma_sm_table_kernel<64>;
+    case 128: return wgmma_tma_sm_table_kernel<128>;
+    case 192: return wgmma_tma_sm_table_kernel<192>;
+    default: return nullptr;
+  }
+}
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
 int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
@@ -113,6 +129,92 @@ class WgmmaTma final : public PreparedMethod {
     stamps_init(cfg);
     w_ = ctx.w;
 #endif
+    smt_ = cfg.get("smt", 0);
+    config_name_ = cfg.name();
+    if (smt_ != 0) prepare_sm_table(ctx);
+  }
+
+  // ---- SM work table (config key smt, ledger E58; red5, one token tile, grid = one CTA per SM).
+  // smt1: equal rates (every SM, members per tile from the table); smt2 / smt3: rates measured by
+  // one / two calibration rounds of this kernel on this weight (design.md, "split-K ranges sized
+  // by each SM's rate"). Each round: kCalLaunches launches with L2 flushed before each, the first
+  // dropped; an SM's rate = its k-blocks / (its main-loop end - the earliest CTA entry), the median
+  // over the launches. The rates are stored like a packed layout; no call changes them.
+  static constexpr int kCalLaunches = 11;
+  void prepare_sm_table(const PrepareContext& ctx) {
+    if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt needs red5");
+    if (smt_ < 1 || smt_ > 3) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt must be 1, 2 or 3");
+    table_kernel_ = table_kernel_for(bm_);
+    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: smt needs bm 64, 128 or 192");
+    sm_count_ = ctx.dev.sm_count;
+    if (sm_count_ > sm_work::kMaxSms) throw Error(StatusCode::unsupported, "wgmma_tma: smt: more SMs than the table holds");
+    cuda_check(cudaFuncSetAttribute(table_kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
+               "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize), SM table kernel");
+    if (resident_ctas(reinterpret_cast<const void*>(table_kernel_), kThreads, std::size_t(smem_), sm_count_,
+                      "wgmma_tma smt: cooperative grid") != sm_count_)
+      throw Error(StatusCode::unsupported, "wgmma_tma: smt needs exactly one resident CTA per SM");
+    const int n_tiles = int(spec_.n / kBlockN), k_blocks = int(spec_.k / kBlockK);
+    std::vector<double> rates(std::size_t(sm_count_), 1.0);
+    set_sm_table(rates, n_tiles, k_blocks);
+    const int rounds = smt_ - 1;
+    if (rounds == 0) return;
+    const int m = std::min(bm_, ctx.max_m);
+    DeviceBuffer x(std::size_t(m) * std::size_t(spec_.k) * 2), y(std::size_t(m) * std::size_t(spec_.n) * 2);
+    DeviceBuffer times(std::size_t(sm_work::kMaxSms) * 2 * sizeof(unsigned long long));
+    DeviceBuffer flush(2 * std::max<std::size_t>(ctx.dev.l2_bytes, std::size_t(1) << 20));
+    cuda_check(cudaMemset(x.get(), 0, x.bytes()), "wgmma_tma smt: calibration x");
+    std::vector<unsigned long long> h(std::size_t(sm_work::kMaxSms) * 2);
+    const char* log = std::getenv("PROJKIT_SM_TABLE_LOG");  // dev: append the rates per round (E58)
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<std::vector<double>> samples(static_cast<std::size_t>(sm_count_));
+      for (int l = 0; l < kCalLaunches; ++l) {
+        cuda_check(cudaMemset(flush.get(), l & 0xff, flush.bytes()), "wgmma_tma smt: L2 flush");
+        cuda_check(cudaMemset(times.get(), 0, times.bytes()), "wgmma_tma smt: calibration times");
+        sm_work::Table t = table_;
+        t.times_ns = times.as<unsigned long long>();
+        const Status st = launch_sm_table(RunArgs{x.get(), m, spec_.n, y.get(), nullptr}, t);
+        if (!st.ok()) throw Error(st.code, "wgmma_tma smt calibration: " + st.message);
+        cuda_check(cudaDeviceSynchronize(), "wgmma_tma smt: calibration launch");
+        cuda_check(cudaMemcpy(h.data(), times.get(), times.bytes(), cudaMemcpyDeviceToHost), "wgmma_tma smt: times");
+        unsigned long long t0 = ~0ull;
+        for (int s = 0; s < sm_work::kMaxSms; ++s) {
+          const bool entered = h[std::size_t(2 * s)] != 0;
+          if (entered != (s < sm_count_))
+            throw Error(StatusCode::unsupported, "wgmma_tma smt: the SM ids of a one-CTA-per-SM grid are not 0.." +
+                                                     std::to_string(sm_count_ - 1) + " (SM " + std::to_string(s) + ")");
+          if (entered) t0 = std::min(t0, h[std::size_t(2 * s)]);
+        }
+        if (l == 0) continue;  // warm-up
+        for (int s = 0; s < sm_count_; ++s) {
+          const sm_work::Work& w = work_[std::size_t(s)];
+          const unsigned long long end = h[std::size_t(2 * s + 1)];
+          if (w.kb_count > 0 && end > t0) samples[std::size_t(s)].push_back(double(w.kb_count) / double(end - t0));
+        }
+      }
+      for (int s = 0; s < sm_count_; ++s) {
+        std::vector<double>& v = samples[std::size_t(s)];
+        if (v.empty()) continue;  // idle this round: keep its rate
+        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+        rates[std::size_t(s)] = v[v.size() / 2];
+      }
+      const std::vector<sm_work::Work> before = work_;
+      set_sm_table(rates, n_tiles, k_blocks);
+      if (log) {
+        if (FILE* f = std::fopen(log, "a")) {
+          std::fprintf(f, "%s,m=%d,round=%d,span_before=%.4g,span_after=%.4g,rates_ns_per_kb", config_name_.c_str(), m,
+                       r + 1, sm_work::predicted_span(before, rates), sm_work::predicted_span(work_, rates));
+          for (int s = 0; s < sm_count_; ++s) std::fprintf(f, ",%.2f", 1.0 / rates[std::size_t(s)]);
+          std::fprintf(f, "\n");
+          std::fclose(f);
+        }
+      }
+    }
+  }
+  void set_sm_table(const std::vector<double>& rates, int n_tiles, int k_blocks) {
+    work_ = sm_work::build(rates, n_tiles, k_blocks);
+    const std::string why = sm_work::check(work_, n_tiles, k_blocks);
+    if (!why.empty()) throw Error(StatusCode::internal, "wgmma_tma smt: the SM work table is inconsistent: " + why);
+    table_ = sm_work::to_table(work_, n_tiles);
   }
 
   // Clusters of this config the device can hold at once (grids beyond it run in waves).
@@ -143,6 +245,7 @@ class WgmmaTma final : public PreparedMethod {
       const int q = 8 * mc_;
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
+    if (smt_ != 0) return launch_sm_table(a, table_);
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
@@ -165,6 +268,27 @@ class WgmmaTma final : public PreparedMethod {
   }
 
  private:
+  // SM work table launch: one token tile, all N tiles, grid = one CTA per SM (cooperative).
+  Status launch_sm_table(const RunArgs& a, const sm_work::Table& t) const {
+    if (a.m > bm_) return {StatusCode::invalid_argument, "wgmma_tma smt: m exceeds bm (one token tile)"};
+    if (a.n_out != int64_t(t.n_tiles) * kBlockN)
+      return {StatusCode::invalid_argument, "wgmma_tma smt: n_out must be N (the table covers every N tile)"};
+    if ((reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
+    const int x_rows = xfit_ ? std::min(bm_, (a.m + 7) / 8 * 8) : bm_;
+    CUtensorMap x_map;
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows)))
+      return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
+    cudaLaunchConfig_t lc = launch_config(dim3(unsigned(sm_count_), 1, 1), a.stream);
+    cudaLaunchAttribute attr = zero_warp::cooperative_attr();
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    cudaError_t e = cudaLaunchKernelEx(&lc, table_kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
+                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, flags_.as<unsigned>(),
+                                       stamps_, t);
+    if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_sm_table_kernel launch");
+    return cuda_status(cudaGetLastError(), "wgmma_tma_sm_table_kernel launch");
+  }
   cudaLaunchConfig_t launch_config(dim3 grid, cudaStream_t stream) const {
     cudaLaunchConfig_t lc{};
     lc.gridDim = grid;
@@ -194,6 +318,12 @@ class WgmmaTma final : public PreparedMethod {
   KernelFn kernel_;
   CUtensorMap w_map_{};
   unsigned long long* stamps_ = nullptr;  // dev phase probe (PROJKIT_WGMMA_STAMPS builds only)
+  int smt_ = 0;                            // SM work table mode (E58): 0 = equal split
+  int sm_count_ = 0;                       // smt: the grid (one CTA per SM)
+  TableKernelFn table_kernel_ = nullptr;   // smt: wgmma_tma_sm_table_kernel<bm>
+  std::vector<sm_work::Work> work_;        // smt: per SM id
+  sm_work::Table table_{};                 // smt: the kernel parameter built from work_
+  std::string config_name_;                // smt: for the calibration log
 #ifdef PROJKIT_WGMMA_STAMPS
   const void* w_ = nullptr;  // W: the P6 probe's address
 #endif
@@ -250,6 +380,12 @@ Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   Config c{"wgmma_tma", {{"bn", kBlockN}, {"bm", bm}, {"split", split}, {"mc", mc}, {"stages", stages}}};
   if (xfit) c.params.push_back({"xfit", 1});
   if (red) c.params.push_back({"red", red});
+  return c;
+}
+
+// E58: the same config with its work taken from an SM work table (smt = 1, 2 or 3).
+Config with_smt(Config c, int smt) {
+  c.params.push_back({"smt", smt});
   return c;
 }
 
@@ -323,6 +459,14 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
+      // E58 (experiment): the red5 configs of the memory-bound shapes with their work taken by
+      // %smid from an SM work table (one CTA per SM, members per tile from the table; smt1 equal
+      // rates, smt2 / smt3 rates from one / two calibration rounds at prepare).
+      with_smt(cfg(64, 4, 1, 1, 5), 1), with_smt(cfg(64, 4, 1, 1, 5), 2), with_smt(cfg(64, 4, 1, 1, 5), 3),
+      with_smt(cfg(64, 2, 1, 1, 5), 1), with_smt(cfg(64, 2, 1, 1, 5), 2), with_smt(cfg(64, 2, 1, 1, 5), 3),
+      with_smt(cfg(128, 4, 1, 1, 5), 1), with_smt(cfg(128, 4, 1, 1, 5), 2), with_smt(cfg(128, 4, 1, 1, 5), 3),
+      with_smt(cfg(128, 2, 1, 1, 5), 1), with_smt(cfg(128, 2, 1, 1, 5), 2), with_smt(cfg(128, 2, 1, 1, 5), 3),
+      with_smt(cfg(192, 4, 1, 1, 5), 1), with_smt(cfg(192, 4, 1, 1, 5), 2), with_smt(cfg(192, 4, 1, 1, 5), 3),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -379,6 +523,20 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
         return "wgmma_tma: red5 grid at m=" + std::to_string(m) + " (" +
                std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
+  }
+  const int smt = c.get("smt", 0);
+  if (smt != 0) {  // SM work table (E58)
+    if (smt < 1 || smt > 3) return "wgmma_tma: smt must be 0 (equal split), 1, 2 or 3 (SM work table, E58)";
+    if (red != 5) return "wgmma_tma: smt needs red5 (bf16 atomics, no cluster)";
+    if (!table_kernel_for(bm)) return "wgmma_tma: smt needs bm 64, 128 or 192";
+    if (m_hi > bm) return "wgmma_tma: smt covers one token tile (m <= bm)";
+    if (dev.sm_count > sm_work::kMaxSms) return "wgmma_tma: smt: more SMs than the work table holds";
+    if (spec.n / bn > dev.sm_count) return "wgmma_tma: smt needs at least one SM per N tile";
+    if (spec.k / kBlockK > sm_work::kMaxKBlocks) return "wgmma_tma: smt: more k-blocks than the table's 8 bits";
+    if ((dev.sm_count + spec.n / bn - 1) / (spec.n / bn) > sm_work::kMaxMembers)
+      return "wgmma_tma: smt: more SMs per N tile than the table's 4-bit member count";
+    for (int m = std::max(m_lo, 1); m <= m_hi; ++m)
+      if (spec.out_cols(m) != spec.n) return "wgmma_tma: smt needs every N row computed (no row slice)";
   }
   if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
     return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Ledger E58 (session 15): wgmma_tma red5 with its work taken by %smid from an SM work table
+# (config key smt; smt1 = equal rates over every SM, smt3 = rates from two calibration rounds at
+# prepare) against the plan's equal-split twins, same binary.
+# Steps: the Dense red5 GPU suite (every listed red5 config incl. the 15 smt ones: fp64, three
+# launches per M, flags reset); check of the smt3 configs over the M they take; bench 200 pairs
+# base / smt1 / smt3 / smt3 / smt1 / base at seven memory-bound cases; the calibration log
+# (rates per SM, predicted spans) from $PROJKIT_SM_TABLE_LOG.
+# Usage: tools/experiments/e58_sm_work_table.sh BIN OUT_DIR   (~5 min)
+set -u
+BIN=${1:?}; O=${2:?}; mkdir -p "$O"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+W=wgmma_tma.bn128
+Q64=$W.bm64.split4.mc1.stages8.xfit1.red5     # qkv M 8..64 (plan)
+P64=$W.bm64.split2.mc1.stages8.xfit1.red5     # pooler M 8..64, unpooler M 17..64 (plan)
+Q128=$W.bm128.split4.mc1.stages6.xfit1.red5   # qkv M 128 (plan)
+U128=$W.bm128.split2.mc1.stages6.xfit1.red5   # unpooler M 128 (plan)
+P192=$W.bm192.split4.mc1.stages5.xfit1.red5   # pooler M 128 (plan)
+PROJKIT_SM_TABLE_LOG="$O/calibration-tests.csv" timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/tests.txt" 2>&1; echo "tests rc=$?"
+tail -1 "$O/tests.txt"; grep -E "Failure|FAILED" "$O/tests.txt" | head -5
+chk() {  # chk FAMILY M-RANGE CONFIG
+  timeout 60 "$BIN/projkit" check --families "$1" --m "$2" --method "$3" >"$O/check-$1-$2.txt" 2>&1
+  echo "check $1 $2 $3 rc=$?"; tail -1 "$O/check-$1-$2.txt"
+}
+chk qkv 1..64 $Q64.smt3; chk unpooler 9..64 $P64.smt3; chk pooler 65..128 $P192.smt3; chk qkv 65..128 $Q128.smt3
+ab() {  # ab FAMILY M BASE
+  local n=0 v tag
+  for v in "$3" "$3.smt1" "$3.smt3" "$3.smt3" "$3.smt1" "$3"; do
+    n=$((n + 1)); tag=base; [ "$v" != "$3" ] && tag=${v##*.}
+    timeout 60 "$BIN/projkit" bench --pairs 200 --families "$1" --loads "$2" --method "$v" \
+      --json "$O/b-$1-$2-$n.$tag.json" >/dev/null 2>&1 || echo "bench $1 $2 $v rc=$?"
+  done
+}
+export PROJKIT_SM_TABLE_LOG="$O/calibration.csv"  # the bench runs' calibrations only
+ab unpooler 32 $P64; ab pooler 128 $P192; ab qkv 8 $Q64; ab qkv 32 $Q64; ab pooler 32 $P64; ab unpooler 128 $U128
+ab qkv 128 $Q128
+python3 - "$O" <<'PY' | tee "$O/summary.txt"
+import csv, json, glob, os, sys, statistics as st
+O = sys.argv[1]
+res = {}
+for f in glob.glob(os.path.join(O, 'b-*.json')):
+    fam, m, rest = os.path.basename(f)[:-5].split('-')[1:4]
+    try: c = json.load(open(f))['cases'][0]
+    except Exception: continue
+    res.setdefault((fam, int(m)), {}).setdefault(rest.split('.')[1], []).append((c['ratio'], c['cand_us'], c['base_us']))
+print('E58 (mean of two runs each; % = paired ratio against the equal split, same binary)')
+gains = {'smt1': [], 'smt3': []}
+for (fam, m), v in sorted(res.items()):
+    if 'base' not in v: continue
+    b = st.mean(x[0] for x in v['base']); bu = st.mean(x[1] for x in v['base'])
+    line = f'{fam:8s} M {m:3d}: equal {bu:6.2f} us'
+    for k in ('smt1', 'smt3'):
+        if k not in v: continue
+        r = st.mean(x[0] for x in v[k]); ru = st.mean(x[1] for x in v[k])
+        gains[k].append(100 * (r / b - 1))
+        line += f' | {k} {ru:6.2f} us ({gains[k][-1]:+.1f}%)'
+    print(line)
+for k, g in gains.items():
+    if g: print(f'{k}: mean {st.mean(g):+.2f}%, min {min(g):+.2f}%, max {max(g):+.2f}%')
+p = os.path.join(O, 'calibration.csv')
+if os.path.exists(p):
+    print('calibration: config, m, round, predicted span (ns per table k-block unit) before -> after, SM ns/k-block spread')
+    for r in csv.reader(open(p)):
+        v = [float(x) for x in r[6:]]
+        print(r[0].replace('wgmma_tma.bn128.', ''), r[1], r[2], r[3], '->', r[4],
+              f'| {min(v):.0f}..{max(v):.0f} (median {st.median(v):.0f})')
+PY
