@@ -9,7 +9,7 @@
 
 namespace projkit::sm_work {
 
-std::vector<Work> build(const std::vector<double>& rates, int n_tiles, int k_blocks) {
+std::vector<Work> build(const std::vector<double>& rates, int n_tiles, int k_blocks, int members_cap) {
   const int sms = int(rates.size());
   auto refuse = [](const std::string& why) { throw Error(StatusCode::invalid_argument, "sm_work_table: " + why); };
   if (sms < 1 || sms > kMaxSms) refuse("SM count must be 1.." + std::to_string(kMaxSms));
@@ -20,11 +20,12 @@ std::vector<Work> build(const std::vector<double>& rates, int n_tiles, int k_blo
     if (!(r > 0.0) || !std::isfinite(r)) refuse("every rate must be finite and > 0");
 
   // SMs fastest first (ties by id); each onto the tile with the least summed rate (ties: fewer
-  // members, then lower tile), while it has room: <= 15 members and >= 1 k-block per member.
+  // members, then lower tile), while it has room: <= cap members and >= 1 k-block per member.
   std::vector<int> order(static_cast<std::size_t>(sms));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rates[std::size_t(a)] > rates[std::size_t(b)]; });
-  const int cap = std::min(kMaxMembers, k_blocks);
+  if (members_cap < 0) refuse("members_cap must be >= 0");
+  const int cap = std::min({kMaxMembers, k_blocks, members_cap > 0 ? members_cap : kMaxMembers});
   std::vector<double> sum(static_cast<std::size_t>(n_tiles), 0.0);
   std::vector<std::vector<int>> members(static_cast<std::size_t>(n_tiles));
   std::vector<Work> work(static_cast<std::size_t>(sms));  // idle unless assigned below

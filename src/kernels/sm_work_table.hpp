@@ -32,10 +32,16 @@ constexpr int kMaxMembers = 15;     // 4-bit member / members fields
 constexpr int kMaxTiles = 256;      // 8-bit tile field
 constexpr int kMaxKBlocks = 255;    // 8-bit first k-block and count fields
 
+// Calibration times per SM id: CTA entry, first stage landed, main loop end. An SM's rate is its
+// k-blocks / (main loop end - first stage): the start-up before the first stage is common to all
+// SMs and not proportional to the work (E58's first call sized ranges by k-blocks / (end - entry)
+// and penalized the SMs with the least work).
+constexpr int kTimeSlots = 3;
+
 // The kernel parameter (passed by value, __grid_constant__): 784 bytes.
 struct Table {
   uint32_t entry[kMaxSms];       // per SM id, packed by pack() below; count 0 = the SM idles
-  unsigned long long* times_ns;  // calibration only: [kMaxSms][2] (entry, main loop end); nullptr otherwise
+  unsigned long long* times_ns;  // calibration only: [kMaxSms][kTimeSlots] ns; nullptr otherwise
   int n_tiles;                   // output tiles of the grid (the zero warp's flag blocks)
 };
 
@@ -59,9 +65,11 @@ PROJKIT_SM_WORK_HD constexpr int kb_begin_of(uint32_t e) { return int((e >> 16) 
 PROJKIT_SM_WORK_HD constexpr int kb_count_of(uint32_t e) { return int(e >> 24); }
 
 // Host: the work of each of the rates.size() SMs for n_tiles tiles of k_blocks k-blocks each.
-// rates[s] > 0: SM s's relative stream rate. Throws Error(invalid_argument) naming the violated
-// limit. Deterministic for given rates.
-std::vector<Work> build(const std::vector<double>& rates, int n_tiles, int k_blocks);
+// rates[s] > 0: SM s's relative stream rate. members_cap > 0: at most that many members per tile
+// (the fastest n_tiles x members_cap SMs work, the rest idle); 0: as many as the fields and the
+// k-blocks allow. Throws Error(invalid_argument) naming the violated limit. Deterministic for
+// given rates.
+std::vector<Work> build(const std::vector<double>& rates, int n_tiles, int k_blocks, int members_cap = 0);
 
 // Host: "" if `work` covers every (tile, k-block) exactly once, with consistent member indices
 // and counts and every field within its bits; else the first violation.

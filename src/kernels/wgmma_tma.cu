@@ -135,11 +135,14 @@ class WgmmaTma final : public PreparedMethod {
   }
 
   // ---- SM work table (config key smt, ledger E58; red5, one token tile, grid = one CTA per SM).
-  // smt1: equal rates (every SM, members per tile from the table); smt2 / smt3: rates measured by
-  // one / two calibration rounds of this kernel on this weight (design.md, "split-K ranges sized
-  // by each SM's rate"). Each round: kCalLaunches launches with L2 flushed before each, the first
-  // dropped; an SM's rate = its k-blocks / (its main-loop end - the earliest CTA entry), the median
-  // over the launches. The rates are stored like a packed layout; no call changes them.
+  // smt1: equal rates over every SM (members per tile from the table); smt2: rates measured by two
+  // calibration rounds of this kernel on this weight (design.md, "split-K ranges sized by each
+  // SM's rate"), every SM; smt3: the same rates, at most `split` members per tile (the fastest
+  // tiles x split SMs work, as many CTAs as the equal split). Each round: kCalLaunches launches
+  // with L2 flushed before each, the first dropped; an SM's rate = its k-blocks / (its main-loop
+  // end - its first stage landed), the median over the launches. The rates are stored like a
+  // packed layout; no call changes them. A run whose n_out is not N (the unpooler's row slice)
+  // takes the equal split.
   static constexpr int kCalLaunches = 11;
   void prepare_sm_table(const PrepareContext& ctx) {
     if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt needs red5");
@@ -156,14 +159,15 @@ class WgmmaTma final : public PreparedMethod {
     const int n_tiles = int(spec_.n / kBlockN), k_blocks = int(spec_.k / kBlockK);
     std::vector<double> rates(std::size_t(sm_count_), 1.0);
     set_sm_table(rates, n_tiles, k_blocks);
-    const int rounds = smt_ - 1;
+    const int rounds = smt_ == 1 ? 0 : 2;
     if (rounds == 0) return;
     const int m = std::min(bm_, ctx.max_m);
     DeviceBuffer x(std::size_t(m) * std::size_t(spec_.k) * 2), y(std::size_t(m) * std::size_t(spec_.n) * 2);
-    DeviceBuffer times(std::size_t(sm_work::kMaxSms) * 2 * sizeof(unsigned long long));
+    constexpr int kSlots = sm_work::kTimeSlots;
+    DeviceBuffer times(std::size_t(sm_work::kMaxSms) * kSlots * sizeof(unsigned long long));
     DeviceBuffer flush(2 * std::max<std::size_t>(ctx.dev.l2_bytes, std::size_t(1) << 20));
     cuda_check(cudaMemset(x.get(), 0, x.bytes()), "wgmma_tma smt: calibration x");
-    std::vector<unsigned long long> h(std::size_t(sm_work::kMaxSms) * 2);
+    std::vector<unsigned long long> h(std::size_t(sm_work::kMaxSms) * kSlots);
     const char* log = std::getenv("PROJKIT_SM_TABLE_LOG");  // dev: append the rates per round (E58)
     for (int r = 0; r < rounds; ++r) {
       std::vector<std::vector<double>> samples(static_cast<std::size_t>(sm_count_));
@@ -176,19 +180,16 @@ class WgmmaTma final : public PreparedMethod {
         if (!st.ok()) throw Error(st.code, "wgmma_tma smt calibration: " + st.message);
         cuda_check(cudaDeviceSynchronize(), "wgmma_tma smt: calibration launch");
         cuda_check(cudaMemcpy(h.data(), times.get(), times.bytes(), cudaMemcpyDeviceToHost), "wgmma_tma smt: times");
-        unsigned long long t0 = ~0ull;
-        for (int s = 0; s < sm_work::kMaxSms; ++s) {
-          const bool entered = h[std::size_t(2 * s)] != 0;
-          if (entered != (s < sm_count_))
+        for (int s = 0; s < sm_work::kMaxSms; ++s)
+          if ((h[std::size_t(kSlots * s)] != 0) != (s < sm_count_))
             throw Error(StatusCode::unsupported, "wgmma_tma smt: the SM ids of a one-CTA-per-SM grid are not 0.." +
                                                      std::to_string(sm_count_ - 1) + " (SM " + std::to_string(s) + ")");
-          if (entered) t0 = std::min(t0, h[std::size_t(2 * s)]);
-        }
         if (l == 0) continue;  // warm-up
         for (int s = 0; s < sm_count_; ++s) {
           const sm_work::Work& w = work_[std::size_t(s)];
-          const unsigned long long end = h[std::size_t(2 * s + 1)];
-          if (w.kb_count > 0 && end > t0) samples[std::size_t(s)].push_back(double(w.kb_count) / double(end - t0));
+          const unsigned long long first = h[std::size_t(kSlots * s + 1)], end = h[std::size_t(kSlots * s + 2)];
+          if (w.kb_count > 0 && first != 0 && end > first)
+            samples[std::size_t(s)].push_back(double(w.kb_count) / double(end - first));
         }
       }
       for (int s = 0; s < sm_count_; ++s) {
@@ -211,7 +212,7 @@ class WgmmaTma final : public PreparedMethod {
     }
   }
   void set_sm_table(const std::vector<double>& rates, int n_tiles, int k_blocks) {
-    work_ = sm_work::build(rates, n_tiles, k_blocks);
+    work_ = sm_work::build(rates, n_tiles, k_blocks, smt_ == 3 ? split_ : 0);
     const std::string why = sm_work::check(work_, n_tiles, k_blocks);
     if (!why.empty()) throw Error(StatusCode::internal, "wgmma_tma smt: the SM work table is inconsistent: " + why);
     table_ = sm_work::to_table(work_, n_tiles);
@@ -245,7 +246,7 @@ class WgmmaTma final : public PreparedMethod {
       const int q = 8 * mc_;
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
-    if (smt_ != 0) return launch_sm_table(a, table_);
+    if (smt_ != 0 && a.n_out == int64_t(table_.n_tiles) * kBlockN) return launch_sm_table(a, table_);
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
@@ -460,8 +461,9 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
       // E58 (experiment): the red5 configs of the memory-bound shapes with their work taken by
-      // %smid from an SM work table (one CTA per SM, members per tile from the table; smt1 equal
-      // rates, smt2 / smt3 rates from one / two calibration rounds at prepare).
+      // %smid from an SM work table (one CTA per SM; smt1 equal rates over every SM, smt2 rates
+      // from two calibration rounds at prepare over every SM, smt3 the same over the fastest
+      // tiles x split SMs; a row-slice run takes the equal split).
       with_smt(cfg(64, 4, 1, 1, 5), 1), with_smt(cfg(64, 4, 1, 1, 5), 2), with_smt(cfg(64, 4, 1, 1, 5), 3),
       with_smt(cfg(64, 2, 1, 1, 5), 1), with_smt(cfg(64, 2, 1, 1, 5), 2), with_smt(cfg(64, 2, 1, 1, 5), 3),
       with_smt(cfg(128, 4, 1, 1, 5), 1), with_smt(cfg(128, 4, 1, 1, 5), 2), with_smt(cfg(128, 4, 1, 1, 5), 3),
@@ -535,8 +537,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     if (spec.k / kBlockK > sm_work::kMaxKBlocks) return "wgmma_tma: smt: more k-blocks than the table's 8 bits";
     if ((dev.sm_count + spec.n / bn - 1) / (spec.n / bn) > sm_work::kMaxMembers)
       return "wgmma_tma: smt: more SMs per N tile than the table's 4-bit member count";
-    for (int m = std::max(m_lo, 1); m <= m_hi; ++m)
-      if (spec.out_cols(m) != spec.n) return "wgmma_tma: smt needs every N row computed (no row slice)";
   }
   if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
     return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +

@@ -493,7 +493,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   if constexpr (kSmTable) {
     my_sm = ptx::sm_id();
     if (my_sm >= unsigned(sm_work::kMaxSms)) __trap();
-    if (threadIdx.x == 0 && table->times_ns != nullptr) table->times_ns[2 * my_sm] = globaltimer_ns();
+    if (threadIdx.x == 0 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm] = globaltimer_ns();
     work_e = table->entry[my_sm];
     if (sm_work::kb_count_of(work_e) == 0) return;  // an idle SM: no tile, no flags
     split = sm_work::members_of(work_e);
@@ -649,6 +649,8 @@ __device__ __forceinline__ void wgmma_tma_body(
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
+      if constexpr (kSmTable)  // calibration: this SM's first stage landed
+        if (tid == 0 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm + 1] = globaltimer_ns();
     }
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
@@ -673,7 +675,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
   stamp(2);  // main loop done
   if constexpr (kSmTable)  // calibration: this SM's main loop end
-    if (threadIdx.x == 128 && table->times_ns != nullptr) table->times_ns[2 * my_sm + 1] = globaltimer_ns();
+    if (threadIdx.x == 128 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm + 2] = globaltimer_ns();
 
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
   // (n fastest): fp32 [BM t][kStride], or bf16 [BM t][kStrideB] for red4.

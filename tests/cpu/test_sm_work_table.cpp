@@ -63,6 +63,23 @@ TEST(SmWorkTable, RatesSizeTheRangesAndShortenTheSpan) {
   }
 }
 
+// A members cap (smt3: as many CTAs as the equal split): qkv's 18 tiles x 4 = 72 busy SMs, and
+// they are the 72 fastest.
+TEST(SmWorkTable, MembersCapKeepsTheFastestSms) {
+  std::vector<double> rates(132);
+  for (std::size_t s = 0; s < rates.size(); ++s) rates[s] = 1.0 + 0.001 * double((s * 37) % 132);
+  const auto work = sm_work::build(rates, 18, 128, 4);
+  ASSERT_EQ(sm_work::check(work, 18, 128), "");
+  std::vector<double> busy, idle;
+  for (std::size_t s = 0; s < work.size(); ++s) {
+    (work[s].kb_count > 0 ? busy : idle).push_back(rates[s]);
+    if (work[s].kb_count > 0) EXPECT_EQ(work[s].members, 4);
+  }
+  ASSERT_EQ(busy.size(), 72u);
+  EXPECT_GT(*std::min_element(busy.begin(), busy.end()), *std::max_element(idle.begin(), idle.end()));
+  EXPECT_THROW(sm_work::build(rates, 18, 128, -1), Error);
+}
+
 TEST(SmWorkTable, CheckNamesABrokenTable) {
   auto work = sm_work::build(std::vector<double>(132, 1.0), 32, 128);
   auto overlap = work;
@@ -101,10 +118,9 @@ TEST(SmWorkTable, WgmmaTmaSmtConfigsApplicability) {
                             1, 65, d)
                 .find("one token tile"),
             std::string::npos);
-  // the unpooler's row slice at M <= 8 leaves N tiles out of the table's grid
+  // the unpooler's row slice at M <= 8 (a run with n_out < N) takes the equal split
   const std::string unp = "wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.smt1";
-  EXPECT_EQ(method_applicability(builtin_spec("unpooler"), unp, 9, 64, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("unpooler"), unp, 8, 64, d).find("row slice"), std::string::npos);
+  EXPECT_EQ(method_applicability(builtin_spec("unpooler"), unp, 1, 64, d), "");
   // red4 (DSMEM pull, no zero warp) has no table mode; smt 4 does not exist
   EXPECT_NE(method_applicability(builtin_spec("qkv"), "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red4.smt1", 1, 64, d),
             "");

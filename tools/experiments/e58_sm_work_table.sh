@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ledger E58 (session 15): wgmma_tma red5 with its work taken by %smid from an SM work table
-# (config key smt; smt1 = equal rates over every SM, smt3 = rates from two calibration rounds at
-# prepare) against the plan's equal-split twins, same binary.
+# (config key smt; smt1 = equal rates over every SM, smt2 = rates from two calibration rounds at
+# prepare over every SM, smt3 = the same rates over the fastest tiles x split SMs) against the
+# plan's equal-split twins, same binary. VARS (default "smt1 smt3") picks the variants.
 # Steps: the Dense red5 GPU suite (every listed red5 config incl. the 15 smt ones: fp64, three
 # launches per M, flags reset); check of the smt3 configs over the M they take; bench 200 pairs
 # base / smt1 / smt3 / smt3 / smt1 / base at seven memory-bound cases; the calibration log
@@ -23,9 +24,13 @@ chk() {  # chk FAMILY M-RANGE CONFIG
   echo "check $1 $2 $3 rc=$?"; tail -1 "$O/check-$1-$2.txt"
 }
 chk qkv 1..64 $Q64.smt3; chk unpooler 9..64 $P64.smt3; chk pooler 65..128 $P192.smt3; chk qkv 65..128 $Q128.smt3
-ab() {  # ab FAMILY M BASE
-  local n=0 v tag
-  for v in "$3" "$3.smt1" "$3.smt3" "$3.smt3" "$3.smt1" "$3"; do
+VARS=${VARS:-smt1 smt3}
+ab() {  # ab FAMILY M BASE: base, each variant, each variant again in reverse order, base
+  local n=0 v tag i vars=($VARS) order=("$3")
+  for v in "${vars[@]}"; do order+=("$3.$v"); done
+  for ((i = ${#vars[@]} - 1; i >= 0; --i)); do order+=("$3.${vars[i]}"); done
+  order+=("$3")
+  for v in "${order[@]}"; do
     n=$((n + 1)); tag=base; [ "$v" != "$3" ] && tag=${v##*.}
     timeout 60 "$BIN/projkit" bench --pairs 200 --families "$1" --loads "$2" --method "$v" \
       --json "$O/b-$1-$2-$n.$tag.json" >/dev/null 2>&1 || echo "bench $1 $2 $v rc=$?"
@@ -44,15 +49,14 @@ for f in glob.glob(os.path.join(O, 'b-*.json')):
     except Exception: continue
     res.setdefault((fam, int(m)), {}).setdefault(rest.split('.')[1], []).append((c['ratio'], c['cand_us'], c['base_us']))
 print('E58 (mean of two runs each; % = paired ratio against the equal split, same binary)')
-gains = {'smt1': [], 'smt3': []}
+gains = {}
 for (fam, m), v in sorted(res.items()):
     if 'base' not in v: continue
     b = st.mean(x[0] for x in v['base']); bu = st.mean(x[1] for x in v['base'])
     line = f'{fam:8s} M {m:3d}: equal {bu:6.2f} us'
-    for k in ('smt1', 'smt3'):
-        if k not in v: continue
+    for k in sorted(x for x in v if x != 'base'):
         r = st.mean(x[0] for x in v[k]); ru = st.mean(x[1] for x in v[k])
-        gains[k].append(100 * (r / b - 1))
+        gains.setdefault(k, []).append(100 * (r / b - 1))
         line += f' | {k} {ru:6.2f} us ({gains[k][-1]:+.1f}%)'
     print(line)
 for k, g in gains.items():
