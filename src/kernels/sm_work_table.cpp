@@ -106,6 +106,7 @@ Table to_table(const std::vector<Work>& work, int n_tiles) {
   }
   t.times_ns = nullptr;
   t.n_tiles = n_tiles;
+  t.by_block = 0;
   return t;
 }
 

@@ -43,6 +43,7 @@ struct Table {
   uint32_t entry[kMaxSms];       // per SM id, packed by pack() below; count 0 = the SM idles
   unsigned long long* times_ns;  // calibration only: [kMaxSms][kTimeSlots] ns; nullptr otherwise
   int n_tiles;                   // output tiles of the grid (the zero warp's flag blocks)
+  int by_block;                  // 1: entries indexed by blockIdx.x instead of %smid (E58c, no SM-id assumption)
 };
 
 // One SM's work, unpacked.

@@ -491,7 +491,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   uint32_t work_e = 0;
   unsigned my_sm = 0;
   if constexpr (kSmTable) {
-    my_sm = ptx::sm_id();
+    my_sm = table->by_block ? blockIdx.x : ptx::sm_id();  // by_block (E58c): the grid index, not the SM
     if (my_sm >= unsigned(sm_work::kMaxSms)) __trap();
     if (threadIdx.x == 0 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm] = globaltimer_ns();
     work_e = table->entry[my_sm];

@@ -2,7 +2,8 @@
 # Ledger E58 (session 15): wgmma_tma red5 with its work taken by %smid from an SM work table
 # (config key smt; smt1 = equal rates over every SM, smt2 = rates from two calibration rounds at
 # prepare over every SM, smt3 = the same rates over the fastest tiles x split SMs) against the
-# plan's equal-split twins, same binary. VARS (default "smt1 smt3") picks the variants.
+# plan's equal-split twins, same binary. VARS (default "smt1 smt3") picks the variants, CASES
+# (FAMILY:M:BASE-VARIABLE words) the bench cases, CHECKS (FAMILY:RANGE:BASE-VARIABLE.VARIANT) the checks.
 # Steps: the Dense red5 GPU suite (every listed red5 config incl. the 15 smt ones: fp64, three
 # launches per M, flags reset); check of the smt3 configs over the M they take; bench 200 pairs
 # base / smt1 / smt3 / smt3 / smt1 / base at seven memory-bound cases; the calibration log
@@ -23,7 +24,8 @@ chk() {  # chk FAMILY M-RANGE CONFIG
   timeout 60 "$BIN/projkit" check --families "$1" --m "$2" --method "$3" >"$O/check-$1-$2.txt" 2>&1
   echo "check $1 $2 $3 rc=$?"; tail -1 "$O/check-$1-$2.txt"
 }
-chk qkv 1..64 $Q64.smt3; chk unpooler 9..64 $P64.smt3; chk pooler 65..128 $P192.smt3; chk qkv 65..128 $Q128.smt3
+CHECKS=${CHECKS:-"qkv:1..64:Q64.smt3 unpooler:9..64:P64.smt3 pooler:65..128:P192.smt3 qkv:65..128:Q128.smt3"}
+for c in $CHECKS; do IFS=: read -r f r cfg <<<"$c"; b=${cfg%%.*}; chk "$f" "$r" "${!b}.${cfg#*.}"; done
 VARS=${VARS:-smt1 smt3}
 ab() {  # ab FAMILY M BASE: base, each variant, each variant again in reverse order, base
   local n=0 v tag i vars=($VARS) order=("$3")
@@ -37,8 +39,8 @@ ab() {  # ab FAMILY M BASE: base, each variant, each variant again in reverse or
   done
 }
 export PROJKIT_SM_TABLE_LOG="$O/calibration.csv"  # the bench runs' calibrations only
-ab unpooler 32 $P64; ab pooler 128 $P192; ab qkv 8 $Q64; ab qkv 32 $Q64; ab pooler 32 $P64; ab unpooler 128 $U128
-ab qkv 128 $Q128
+CASES=${CASES:-"unpooler:32:P64 pooler:128:P192 qkv:8:Q64 qkv:32:Q64 pooler:32:P64 unpooler:128:U128 qkv:128:Q128"}
+for c in $CASES; do IFS=: read -r f m b <<<"$c"; ab "$f" "$m" "${!b}"; done
 python3 - "$O" <<'PY' | tee "$O/summary.txt"
 import csv, json, glob, os, sys, statistics as st
 O = sys.argv[1]
