@@ -146,7 +146,7 @@ class WgmmaTma final : public PreparedMethod {
   static constexpr int kCalLaunches = 11;
   void prepare_sm_table(const PrepareContext& ctx) {
     if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt needs red5");
-    if (smt_ < 1 || smt_ > 4) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt must be 1..4");
+    if (smt_ < 1 || smt_ > 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt must be 1..5");
     table_kernel_ = table_kernel_for(bm_);
     if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: smt needs bm 64, 128 or 192");
     sm_count_ = ctx.dev.sm_count;
@@ -159,7 +159,7 @@ class WgmmaTma final : public PreparedMethod {
     const int n_tiles = int(spec_.n / kBlockN), k_blocks = int(spec_.k / kBlockK);
     std::vector<double> rates(std::size_t(sm_count_), 1.0);
     set_sm_table(rates, n_tiles, k_blocks);
-    const int rounds = smt_ == 1 || smt_ == 4 ? 0 : 2;
+    const int rounds = smt_ == 2 || smt_ == 3 ? 2 : 0;
     if (rounds == 0) return;
     const int m = std::min(bm_, ctx.max_m);
     DeviceBuffer x(std::size_t(m) * std::size_t(spec_.k) * 2), y(std::size_t(m) * std::size_t(spec_.n) * 2);
@@ -212,11 +212,11 @@ class WgmmaTma final : public PreparedMethod {
     }
   }
   void set_sm_table(const std::vector<double>& rates, int n_tiles, int k_blocks) {
-    work_ = sm_work::build(rates, n_tiles, k_blocks, smt_ == 3 ? split_ : 0);
+    work_ = sm_work::build(rates, n_tiles, k_blocks, smt_ == 3 || smt_ == 5 ? split_ : 0);
     const std::string why = sm_work::check(work_, n_tiles, k_blocks);
     if (!why.empty()) throw Error(StatusCode::internal, "wgmma_tma smt: the SM work table is inconsistent: " + why);
     table_ = sm_work::to_table(work_, n_tiles);
-    table_.by_block = smt_ == 4 ? 1 : 0;
+    table_.by_block = smt_ == 4 || smt_ == 5 ? 1 : 0;
   }
 
   // Clusters of this config the device can hold at once (grids beyond it run in waves).
@@ -465,7 +465,9 @@ std::vector<Config> wgmma_tma_configs() {
       // %smid from an SM work table (one CTA per SM; smt1 equal rates over every SM, smt2 rates
       // from two calibration rounds at prepare over every SM, smt3 the same over the fastest
       // tiles x split SMs; a row-slice run takes the equal split).
-      // smt4 (E58c): smt1's table indexed by blockIdx.x instead of %smid.
+      // smt4 (E58c): smt1's table indexed by blockIdx.x instead of %smid. smt5 (E58d): the same
+      // with `split` members per tile: the equal split, K-split-major (block b: tile b % tiles).
+      with_smt(cfg(64, 2, 1, 1, 5), 5), with_smt(cfg(64, 4, 1, 1, 5), 5), with_smt(cfg(64, 4, 1, 1, 5), 4),
       with_smt(cfg(64, 2, 1, 1, 5), 4), with_smt(cfg(128, 2, 1, 1, 5), 4), with_smt(cfg(192, 4, 1, 1, 5), 4),
       with_smt(cfg(64, 4, 1, 1, 5), 1), with_smt(cfg(64, 4, 1, 1, 5), 2), with_smt(cfg(64, 4, 1, 1, 5), 3),
       with_smt(cfg(64, 2, 1, 1, 5), 1), with_smt(cfg(64, 2, 1, 1, 5), 2), with_smt(cfg(64, 2, 1, 1, 5), 3),
@@ -531,7 +533,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   }
   const int smt = c.get("smt", 0);
   if (smt != 0) {  // SM work table (E58)
-    if (smt < 1 || smt > 4) return "wgmma_tma: smt must be 0 (equal split) or 1..4 (SM work table, E58)";
+    if (smt < 1 || smt > 5) return "wgmma_tma: smt must be 0 (equal split) or 1..5 (SM work table, E58)";
     if (red != 5) return "wgmma_tma: smt needs red5 (bf16 atomics, no cluster)";
     if (!table_kernel_for(bm)) return "wgmma_tma: smt needs bm 64, 128 or 192";
     if (m_hi > bm) return "wgmma_tma: smt covers one token tile (m <= bm)";

@@ -121,9 +121,9 @@ TEST(SmWorkTable, WgmmaTmaSmtConfigsApplicability) {
   // the unpooler's row slice at M <= 8 (a run with n_out < N) takes the equal split
   const std::string unp = "wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.smt1";
   EXPECT_EQ(method_applicability(builtin_spec("unpooler"), unp, 1, 64, d), "");
-  // red4 (DSMEM pull, no zero warp) has no table mode; smt 5 does not exist
+  // red4 (DSMEM pull, no zero warp) has no table mode; smt 6 does not exist
   EXPECT_NE(method_applicability(builtin_spec("qkv"), "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red4.smt1", 1, 64, d),
             "");
-  EXPECT_NE(method_applicability(builtin_spec("qkv"), "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.smt5", 1, 64, d),
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.smt6", 1, 64, d),
             "");
 }
