@@ -31,9 +31,6 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>  // getenv: the E58 calibration log
 #include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdlib>  // getenv (P11's rotation), strtoul
@@ -57,16 +54,11 @@ static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16
 using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
-// The SM work table entry point (E58): no split / mc / red / ws parameters.
+// The work table entry point (wt1, E58): no split / mc / red / ws parameters.
 using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
-                               unsigned long long*, sm_work::Table);
+                               unsigned long long*, work_table::Table);
 TableKernelFn table_kernel_for(int bm) {
-  switch (bm) {
-    case 64: return wgmma_tma_sm_table_kernel<64>;
-    case 128: return wgmma_tma_sm_table_kernel<128>;
-    case 192: return wgmma_tma_sm_table_kernel<192>;
-    default: return nullptr;
-  }
+  return bm == 64 ? wgmma_tma_work_table_kernel<64> : nullptr;  // the only listed wt1 token tile
 }
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -129,94 +121,29 @@ class WgmmaTma final : public PreparedMethod {
     stamps_init(cfg);
     w_ = ctx.w;
 #endif
-    smt_ = cfg.get("smt", 0);
-    config_name_ = cfg.name();
-    if (smt_ != 0) prepare_sm_table(ctx);
+    if (cfg.get("wt", 0) != 0) prepare_work_table(ctx, cfg.get("wt", 0));
   }
 
-  // ---- SM work table (config key smt, ledger E58; red5, one token tile, grid = one CTA per SM).
-  // smt1: equal rates over every SM (members per tile from the table); smt2: rates measured by two
-  // calibration rounds of this kernel on this weight (design.md, "split-K ranges sized by each
-  // SM's rate"), every SM; smt3: the same rates, at most `split` members per tile (the fastest
-  // tiles x split SMs work, as many CTAs as the equal split). Each round: kCalLaunches launches
-  // with L2 flushed before each, the first dropped; an SM's rate = its k-blocks / (its main-loop
-  // end - its first stage landed), the median over the launches. The rates are stored like a
-  // packed layout; no call changes them. A run whose n_out is not N (the unpooler's row slice)
-  // takes the equal split.
-  static constexpr int kCalLaunches = 11;
-  void prepare_sm_table(const PrepareContext& ctx) {
-    if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt needs red5");
-    if (smt_ < 1 || smt_ > 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: smt must be 1..5");
+  // ---- Work table (config key wt1, ledger E58; red5, one token tile): a grid of one CTA per SM
+  // in K-split-major order (CTA c: tile c % tiles, member c / tiles; each tile's k-blocks split
+  // evenly over its members), built and checked here, passed as a kernel parameter. A run whose
+  // n_out is not N (the unpooler's row slice) takes the equal split.
+  void prepare_work_table(const PrepareContext& ctx, int wt) {
+    if (wt != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt must be 0 or 1");
+    if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt1 needs red5");
     table_kernel_ = table_kernel_for(bm_);
-    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: smt needs bm 64, 128 or 192");
-    sm_count_ = ctx.dev.sm_count;
-    if (sm_count_ > sm_work::kMaxSms) throw Error(StatusCode::unsupported, "wgmma_tma: smt: more SMs than the table holds");
+    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: wt1 needs bm 64");
+    table_ctas_ = std::min(ctx.dev.sm_count, work_table::kMaxCtas);
     cuda_check(cudaFuncSetAttribute(table_kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
-               "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize), SM table kernel");
-    if (resident_ctas(reinterpret_cast<const void*>(table_kernel_), kThreads, std::size_t(smem_), sm_count_,
-                      "wgmma_tma smt: cooperative grid") != sm_count_)
-      throw Error(StatusCode::unsupported, "wgmma_tma: smt needs exactly one resident CTA per SM");
+               "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize), work table kernel");
+    if (resident_ctas(reinterpret_cast<const void*>(table_kernel_), kThreads, std::size_t(smem_), ctx.dev.sm_count,
+                      "wgmma_tma wt1: cooperative grid") < table_ctas_)
+      throw Error(StatusCode::unsupported, "wgmma_tma: wt1's grid of one CTA per SM is not co-resident");
     const int n_tiles = int(spec_.n / kBlockN), k_blocks = int(spec_.k / kBlockK);
-    std::vector<double> rates(std::size_t(sm_count_), 1.0);
-    set_sm_table(rates, n_tiles, k_blocks);
-    const int rounds = smt_ == 2 || smt_ == 3 ? 2 : 0;
-    if (rounds == 0) return;
-    const int m = std::min(bm_, ctx.max_m);
-    DeviceBuffer x(std::size_t(m) * std::size_t(spec_.k) * 2), y(std::size_t(m) * std::size_t(spec_.n) * 2);
-    constexpr int kSlots = sm_work::kTimeSlots;
-    DeviceBuffer times(std::size_t(sm_work::kMaxSms) * kSlots * sizeof(unsigned long long));
-    DeviceBuffer flush(2 * std::max<std::size_t>(ctx.dev.l2_bytes, std::size_t(1) << 20));
-    cuda_check(cudaMemset(x.get(), 0, x.bytes()), "wgmma_tma smt: calibration x");
-    std::vector<unsigned long long> h(std::size_t(sm_work::kMaxSms) * kSlots);
-    const char* log = std::getenv("PROJKIT_SM_TABLE_LOG");  // dev: append the rates per round (E58)
-    for (int r = 0; r < rounds; ++r) {
-      std::vector<std::vector<double>> samples(static_cast<std::size_t>(sm_count_));
-      for (int l = 0; l < kCalLaunches; ++l) {
-        cuda_check(cudaMemset(flush.get(), l & 0xff, flush.bytes()), "wgmma_tma smt: L2 flush");
-        cuda_check(cudaMemset(times.get(), 0, times.bytes()), "wgmma_tma smt: calibration times");
-        sm_work::Table t = table_;
-        t.times_ns = times.as<unsigned long long>();
-        const Status st = launch_sm_table(RunArgs{x.get(), m, spec_.n, y.get(), nullptr}, t);
-        if (!st.ok()) throw Error(st.code, "wgmma_tma smt calibration: " + st.message);
-        cuda_check(cudaDeviceSynchronize(), "wgmma_tma smt: calibration launch");
-        cuda_check(cudaMemcpy(h.data(), times.get(), times.bytes(), cudaMemcpyDeviceToHost), "wgmma_tma smt: times");
-        for (int s = 0; s < sm_work::kMaxSms; ++s)
-          if ((h[std::size_t(kSlots * s)] != 0) != (s < sm_count_))
-            throw Error(StatusCode::unsupported, "wgmma_tma smt: the SM ids of a one-CTA-per-SM grid are not 0.." +
-                                                     std::to_string(sm_count_ - 1) + " (SM " + std::to_string(s) + ")");
-        if (l == 0) continue;  // warm-up
-        for (int s = 0; s < sm_count_; ++s) {
-          const sm_work::Work& w = work_[std::size_t(s)];
-          const unsigned long long first = h[std::size_t(kSlots * s + 1)], end = h[std::size_t(kSlots * s + 2)];
-          if (w.kb_count > 0 && first != 0 && end > first)
-            samples[std::size_t(s)].push_back(double(w.kb_count) / double(end - first));
-        }
-      }
-      for (int s = 0; s < sm_count_; ++s) {
-        std::vector<double>& v = samples[std::size_t(s)];
-        if (v.empty()) continue;  // idle this round: keep its rate
-        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-        rates[std::size_t(s)] = v[v.size() / 2];
-      }
-      const std::vector<sm_work::Work> before = work_;
-      set_sm_table(rates, n_tiles, k_blocks);
-      if (log) {
-        if (FILE* f = std::fopen(log, "a")) {
-          std::fprintf(f, "%s,m=%d,round=%d,span_before=%.4g,span_after=%.4g,rates_ns_per_kb", config_name_.c_str(), m,
-                       r + 1, sm_work::predicted_span(before, rates), sm_work::predicted_span(work_, rates));
-          for (int s = 0; s < sm_count_; ++s) std::fprintf(f, ",%.2f", 1.0 / rates[std::size_t(s)]);
-          std::fprintf(f, "\n");
-          std::fclose(f);
-        }
-      }
-    }
-  }
-  void set_sm_table(const std::vector<double>& rates, int n_tiles, int k_blocks) {
-    work_ = sm_work::build(rates, n_tiles, k_blocks, smt_ == 3 || smt_ == 5 ? split_ : 0);
-    const std::string why = sm_work::check(work_, n_tiles, k_blocks);
-    if (!why.empty()) throw Error(StatusCode::internal, "wgmma_tma smt: the SM work table is inconsistent: " + why);
-    table_ = sm_work::to_table(work_, n_tiles);
-    table_.by_block = smt_ == 4 || smt_ == 5 ? 1 : 0;
+    const std::vector<work_table::Work> work = work_table::build(table_ctas_, n_tiles, k_blocks);
+    const std::string why = work_table::check(work, n_tiles, k_blocks);
+    if (!why.empty()) throw Error(StatusCode::internal, "wgmma_tma wt1: the work table is inconsistent: " + why);
+    table_ = work_table::to_table(work, n_tiles);
   }
 
   // Clusters of this config the device can hold at once (grids beyond it run in waves).
@@ -247,7 +174,7 @@ class WgmmaTma final : public PreparedMethod {
       const int q = 8 * mc_;
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
-    if (smt_ != 0 && a.n_out == int64_t(table_.n_tiles) * kBlockN) return launch_sm_table(a, table_);
+    if (table_kernel_ && a.n_out == int64_t(table_.n_tiles) * kBlockN) return launch_work_table(a);
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
@@ -270,26 +197,24 @@ class WgmmaTma final : public PreparedMethod {
   }
 
  private:
-  // SM work table launch: one token tile, all N tiles, grid = one CTA per SM (cooperative).
-  Status launch_sm_table(const RunArgs& a, const sm_work::Table& t) const {
-    if (a.m > bm_) return {StatusCode::invalid_argument, "wgmma_tma smt: m exceeds bm (one token tile)"};
-    if (a.n_out != int64_t(t.n_tiles) * kBlockN)
-      return {StatusCode::invalid_argument, "wgmma_tma smt: n_out must be N (the table covers every N tile)"};
+  // Work table launch (wt1): one token tile, all N tiles, the table's grid (cooperative).
+  Status launch_work_table(const RunArgs& a) const {
+    if (a.m > bm_) return {StatusCode::invalid_argument, "wgmma_tma wt1: m exceeds bm (one token tile)"};
     if ((reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
     const int x_rows = xfit_ ? std::min(bm_, (a.m + 7) / 8 * 8) : bm_;
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows)))
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
-    cudaLaunchConfig_t lc = launch_config(dim3(unsigned(sm_count_), 1, 1), a.stream);
+    cudaLaunchConfig_t lc = launch_config(dim3(unsigned(table_ctas_), 1, 1), a.stream);
     cudaLaunchAttribute attr = zero_warp::cooperative_attr();
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, table_kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, flags_.as<unsigned>(),
-                                       stamps_, t);
-    if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_sm_table_kernel launch");
-    return cuda_status(cudaGetLastError(), "wgmma_tma_sm_table_kernel launch");
+                                       stamps_, table_);
+    if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_work_table_kernel launch");
+    return cuda_status(cudaGetLastError(), "wgmma_tma_work_table_kernel launch");
   }
   cudaLaunchConfig_t launch_config(dim3 grid, cudaStream_t stream) const {
     cudaLaunchConfig_t lc{};
@@ -320,12 +245,9 @@ class WgmmaTma final : public PreparedMethod {
   KernelFn kernel_;
   CUtensorMap w_map_{};
   unsigned long long* stamps_ = nullptr;  // dev phase probe (PROJKIT_WGMMA_STAMPS builds only)
-  int smt_ = 0;                            // SM work table mode (E58): 0 = equal split
-  int sm_count_ = 0;                       // smt: the grid (one CTA per SM)
-  TableKernelFn table_kernel_ = nullptr;   // smt: wgmma_tma_sm_table_kernel<bm>
-  std::vector<sm_work::Work> work_;        // smt: per SM id
-  sm_work::Table table_{};                 // smt: the kernel parameter built from work_
-  std::string config_name_;                // smt: for the calibration log
+  TableKernelFn table_kernel_ = nullptr;  // wt1 only: wgmma_tma_work_table_kernel<bm>
+  int table_ctas_ = 0;                     // wt1: the grid (one CTA per SM)
+  work_table::Table table_{};              // wt1: the kernel parameter (built and checked in prepare)
 #ifdef PROJKIT_WGMMA_STAMPS
   const void* w_ = nullptr;  // W: the P6 probe's address
 #endif
@@ -385,9 +307,9 @@ Config cfg(int bm, int split, int mc, int xfit = 0, int red = 0) {
   return c;
 }
 
-// E58: the same config with its work taken from an SM work table (smt = 1, 2 or 3).
-Config with_smt(Config c, int smt) {
-  c.params.push_back({"smt", smt});
+// E58: the same config with its work taken from a work table in K-split-major order (wt1).
+Config with_wt(Config c) {
+  c.params.push_back({"wt", 1});
   return c;
 }
 
@@ -461,19 +383,6 @@ std::vector<Config> wgmma_tma_configs() {
       cfg(128, 2, 1, 1, 5),  // unpooler M 65..128
       cfg(192, 2, 1, 1, 5),  // unpooler M 129..192
       cfg(256, 2, 1, 1, 5),  // unpooler M 193..256
-      // E58 (experiment): the red5 configs of the memory-bound shapes with their work taken by
-      // %smid from an SM work table (one CTA per SM; smt1 equal rates over every SM, smt2 rates
-      // from two calibration rounds at prepare over every SM, smt3 the same over the fastest
-      // tiles x split SMs; a row-slice run takes the equal split).
-      // smt4 (E58c): smt1's table indexed by blockIdx.x instead of %smid. smt5 (E58d): the same
-      // with `split` members per tile: the equal split, K-split-major (block b: tile b % tiles).
-      with_smt(cfg(64, 2, 1, 1, 5), 5), with_smt(cfg(64, 4, 1, 1, 5), 5), with_smt(cfg(64, 4, 1, 1, 5), 4),
-      with_smt(cfg(64, 2, 1, 1, 5), 4), with_smt(cfg(128, 2, 1, 1, 5), 4), with_smt(cfg(192, 4, 1, 1, 5), 4),
-      with_smt(cfg(64, 4, 1, 1, 5), 1), with_smt(cfg(64, 4, 1, 1, 5), 2), with_smt(cfg(64, 4, 1, 1, 5), 3),
-      with_smt(cfg(64, 2, 1, 1, 5), 1), with_smt(cfg(64, 2, 1, 1, 5), 2), with_smt(cfg(64, 2, 1, 1, 5), 3),
-      with_smt(cfg(128, 4, 1, 1, 5), 1), with_smt(cfg(128, 4, 1, 1, 5), 2), with_smt(cfg(128, 4, 1, 1, 5), 3),
-      with_smt(cfg(128, 2, 1, 1, 5), 1), with_smt(cfg(128, 2, 1, 1, 5), 2), with_smt(cfg(128, 2, 1, 1, 5), 3),
-      with_smt(cfg(192, 4, 1, 1, 5), 1), with_smt(cfg(192, 4, 1, 1, 5), 2), with_smt(cfg(192, 4, 1, 1, 5), 3),
       // (dropped after that run: bm256.split5 red4 without xfit (=), bm256.split3.xfit1 (=),
       // bm256.split2 without xfit (<=), and every other split: 0.50-0.87)
       // Dropped after measurement (numbers in docs/experiments.md, issue 6): every bn256 config
@@ -491,6 +400,12 @@ std::vector<Config> wgmma_tma_configs() {
       // Session 3 (E14): token tiles of 16 / 32 (bm16.split{5,3,2,8}, bm32.split{5,3,2}) for
       // M <= 32 lost to the incumbents everywhere and to bm64 too (qkv M 8: bm16 15.23 us,
       // bm64 14.53, splitk_mma_cluster 13.38); their instantiations were removed.
+      // ---- bm64.split2.red5's tiles over a grid of one CTA per SM in K-split-major order, from a
+      // work table (wt1, E58: CTA c on tile c % tiles; pooler 4-5, unpooler 2-3 members per tile). 200
+      // pairs, same binary: pooler M 8 +1.5..+2.0 % and M 16 +1.6..+1.8 % against bm64.split2 (calls 3-4), M 32
+      // -0.1..+2.0, M 64 -0.5; unpooler M 16..64 +0.4..+1.3 %. (qkv lost 2.6-4.9 %; rates measured
+      // per SM at prepare lost everywhere: E58, E58b.)
+      with_wt(cfg(64, 2, 1, 1, 5)),  // pooler M 6..32, unpooler M 17..64
   };
 }
 
@@ -531,17 +446,15 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
                std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
-  const int smt = c.get("smt", 0);
-  if (smt != 0) {  // SM work table (E58)
-    if (smt < 1 || smt > 5) return "wgmma_tma: smt must be 0 (equal split) or 1..5 (SM work table, E58)";
-    if (red != 5) return "wgmma_tma: smt needs red5 (bf16 atomics, no cluster)";
-    if (!table_kernel_for(bm)) return "wgmma_tma: smt needs bm 64, 128 or 192";
-    if (m_hi > bm) return "wgmma_tma: smt covers one token tile (m <= bm)";
-    if (dev.sm_count > sm_work::kMaxSms) return "wgmma_tma: smt: more SMs than the work table holds";
-    if (spec.n / bn > dev.sm_count) return "wgmma_tma: smt needs at least one SM per N tile";
-    if (spec.k / kBlockK > sm_work::kMaxKBlocks) return "wgmma_tma: smt: more k-blocks than the table's 8 bits";
-    if ((dev.sm_count + spec.n / bn - 1) / (spec.n / bn) > sm_work::kMaxMembers)
-      return "wgmma_tma: smt: more SMs per N tile than the table's 4-bit member count";
+  const int wt = c.get("wt", 0);
+  if (wt != 0) {  // work table (E58)
+    if (wt != 1) return "wgmma_tma: wt must be 0 (tile-major equal split) or 1 (work table, E58)";
+    if (red != 5) return "wgmma_tma: wt1 needs red5 (bf16 atomics, no cluster)";
+    if (!table_kernel_for(bm)) return "wgmma_tma: wt1 needs bm 64";
+    if (m_hi > bm) return "wgmma_tma: wt1 covers one token tile (m <= bm)";
+    const int ctas = std::min(dev.sm_count, work_table::kMaxCtas), tiles = int(spec.n / bn);
+    if (tiles > ctas) return "wgmma_tma: wt1 needs at least one CTA per N tile";
+    if (spec.k / kBlockK > work_table::kMaxKBlocks) return "wgmma_tma: wt1: more k-blocks than the table's 8 bits";
   }
   if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
     return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +

@@ -52,7 +52,7 @@
 #include <cstdint>
 
 #include "kernels/ptx.cuh"                  // red_add_bf16x8 (red5)
-#include "kernels/sm_work_table.hpp"     // the SM work table (red5, E58)
+#include "kernels/splitk_work_table.hpp"  // the work table (red5 wt1, E58)
 #include "kernels/splitk_zero_warp.cuh"  // the zero warp (red5)
 
 namespace projkit::wgmma_tma {
@@ -449,10 +449,10 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// The kernel body, shared by the two entry points at the end of this file; kSmTable = false is
-// the equal split (wgmma_tma_kernel), true takes this CTA's work from the SM work table
-// (wgmma_tma_sm_table_kernel, red5 only, ledger E58).
-template <int BM, bool kSmTable>
+// The kernel body, shared by the two entry points at the end of this file; kWorkTable = false is
+// the equal split in tile-major order (wgmma_tma_kernel), true takes this CTA's work from the
+// work table (wgmma_tma_work_table_kernel, red5 only, ledger E58).
+template <int BM, bool kWorkTable>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k] (a __grid_constant__ parameter)
     const CUtensorMap& tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k] (a __grid_constant__ parameter)
@@ -464,7 +464,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
     unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
     unsigned long long* __restrict__ stamps,  // dev phase probe (nullptr: off), see stamp()
-    const sm_work::Table* table) {            // kSmTable: the SM work table (a __grid_constant__ parameter)
+    const work_table::Table* table) {         // kWorkTable: the work table (a __grid_constant__ parameter)
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
   constexpr int kAcc = BM / 2;                // fp32 accumulators per thread: [64 n] x [BM t] / 128
@@ -485,31 +485,27 @@ __device__ __forceinline__ void wgmma_tma_body(
   auto stage_w = [&](int s) { return base + uint32_t(s * stage_bytes(BM, BN)); };
   auto stage_x = [&](int s) { return stage_w(s) + uint32_t(kWBytes); };
 
-  // SM work table (E58; red5, one token tile, grid = one CTA per SM): this SM's entry gives the
-  // tile, the member index (its K share and zero share), the tile's member count (the split) and
-  // the K range. An SM id outside the table traps (the host checked the ids at calibration).
+  // Work table (E58; red5, one token tile, grid <= work_table::kMaxCtas, checked by the host):
+  // this CTA's entry gives the tile, the member index (its K range and zero share), the tile's
+  // member count (its split) and the K range.
   uint32_t work_e = 0;
-  unsigned my_sm = 0;
-  if constexpr (kSmTable) {
-    my_sm = table->by_block ? blockIdx.x : ptx::sm_id();  // by_block (E58c): the grid index, not the SM
-    if (my_sm >= unsigned(sm_work::kMaxSms)) __trap();
-    if (threadIdx.x == 0 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm] = globaltimer_ns();
-    work_e = table->entry[my_sm];
-    if (sm_work::kb_count_of(work_e) == 0) return;  // an idle SM: no tile, no flags
-    split = sm_work::members_of(work_e);
+  if constexpr (kWorkTable) {
+    work_e = table->entry[blockIdx.x];
+    if (work_table::kb_count_of(work_e) == 0) return;  // an idle CTA: no tile, no flags
+    split = work_table::members_of(work_e);
   }
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
-  const int crank = kSmTable         ? sm_work::member_of(work_e)
+  const int crank = kWorkTable         ? work_table::member_of(work_e)
                     : atomic_combine ? int(red5_work_x(blockIdx.x, true) % unsigned(split))
                                      : int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
-  const int n0 = kSmTable ? sm_work::tile_of(work_e) * BN
+  const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
                           : (int(red5_work_x(blockIdx.x, atomic_combine) / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
-  const int kb_begin = kSmTable ? sm_work::kb_begin_of(work_e) : int((int64_t(k_blocks) * ks) / split);
-  const int kb_end = kSmTable ? kb_begin + sm_work::kb_count_of(work_e) : int((int64_t(k_blocks) * (ks + 1)) / split);
+  const int kb_begin = kWorkTable ? work_table::kb_begin_of(work_e) : int((int64_t(k_blocks) * ks) / split);
+  const int kb_end = kWorkTable ? kb_begin + work_table::kb_count_of(work_e) : int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
@@ -613,7 +609,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     } else if (atomic_combine && threadIdx.x / 32 == 1) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       int n_tiles = int(gridDim.x) / split;
-      if constexpr (kSmTable) n_tiles = table->n_tiles;
+      if constexpr (kWorkTable) n_tiles = table->n_tiles;
       const int live = min(BM, m - m0);
       // Its share of the tile's rows is zeroed only after this CTA's first stage has landed (the
       // first consumer warp's arrive below): zero stores at kernel start delay the CTA's first
@@ -621,7 +617,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       int tile = int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
-      if constexpr (kSmTable) tile = sm_work::tile_of(work_e);  // one token tile
+      if constexpr (kWorkTable) tile = work_table::tile_of(work_e);  // one token tile
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
                                      128 * kConsumerWGs);
@@ -649,8 +645,6 @@ __device__ __forceinline__ void wgmma_tma_body(
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
-      if constexpr (kSmTable)  // calibration: this SM's first stage landed
-        if (tid == 0 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm + 1] = globaltimer_ns();
     }
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
@@ -674,8 +668,6 @@ __device__ __forceinline__ void wgmma_tma_body(
 #pragma unroll
   for (int i = 0; i < kAcc; ++i) fence_reg(acc[i]);
   stamp(2);  // main loop done
-  if constexpr (kSmTable)  // calibration: this SM's main loop end
-    if (threadIdx.x == 128 && table->times_ns != nullptr) table->times_ns[sm_work::kTimeSlots * my_sm + 2] = globaltimer_ns();
 
   // Both consumer warpgroups have retired every wgmma: the ring becomes the partial tile
   // (n fastest): fp32 [BM t][kStride], or bf16 [BM t][kStrideB] for red4.
@@ -762,14 +754,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, red, ws, flags, stamps,
                             nullptr);
 }
-// SM work table (E58): red5 only, grid = (sm_count, 1), one token tile (m <= BM); `split` is
-// unused (each tile's member count comes from the table).
+// Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
+// tile's member count (its split) comes from the table.
 template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_tma_sm_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
+    wgmma_tma_work_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                               __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int stages, int x_rows,
                               unsigned* flags, unsigned long long* __restrict__ stamps,
-                              const __grid_constant__ sm_work::Table table) {
+                                const __grid_constant__ work_table::Table table) {
   wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, /*red=*/5,
                            nullptr, flags, stamps, &table);
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Ledger E58 (session 15): wgmma_tma red5 with its work taken by %smid from an SM work table
-# (config key smt; smt1 = equal rates over every SM, smt2 = rates from two calibration rounds at
-# prepare over every SM, smt3 = the same rates over the fastest tiles x split SMs) against the
-# plan's equal-split twins, same binary. VARS (default "smt1 smt3") picks the variants, CASES
-# (FAMILY:M:BASE-VARIABLE words) the bench cases, CHECKS (FAMILY:RANGE:BASE-VARIABLE.VARIANT) the checks.
-# Steps: the Dense red5 GPU suite (every listed red5 config incl. the 15 smt ones: fp64, three
-# launches per M, flags reset); check of the smt3 configs over the M they take; bench 200 pairs
-# base / smt1 / smt3 / smt3 / smt1 / base at seven memory-bound cases; the calibration log
-# (rates per SM, predicted spans) from $PROJKIT_SM_TABLE_LOG.
-# Usage: tools/experiments/e58_sm_work_table.sh BIN OUT_DIR   (~5 min)
+# Ledger E58 (session 15): wgmma_tma red5 against variants of the same config, same binary.
+# Calls 1-4 ran it with the config key smt (an SM work table: smt1 equal rates over every SM by
+# %smid, smt2 / smt3 rates calibrated at prepare over every SM / the fastest tiles x split SMs,
+# smt4 / smt5 smt1 / the equal split indexed by blockIdx in K-split-major order); those configs
+# were removed after call 4 and the shipped form is wt1 (smt4's order, kernels/splitk_work_table).
+# Steps: the Dense red5 GPU suite (every listed red5 config: fp64, three launches per M, flags
+# reset); checks; bench 200 pairs base / each variant / each variant reversed / base per case;
+# the smt calibration log ($PROJKIT_SM_TABLE_LOG, calls 1-2) when present.
+# VARS picks the variants (config suffixes), CASES the bench cases (FAMILY:M:BASE-VARIABLE
+# words), CHECKS the checks (FAMILY:RANGE:BASE-VARIABLE.VARIANT).
+# Usage: tools/experiments/e58_sm_work_table.sh BIN OUT_DIR   (~1 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
