@@ -17,8 +17,9 @@
 //   tile into y with bf16x2 atomics, y zeroed inside the call in shares by the K splits' "zero
 //   warps", counted on a self-resetting word (kernels/splitk_zero_warp.cuh; cooperative
 //   launch), so the split count is no longer bounded by cluster co-residency (qkv split7,
-//   pooler split4) and no CTA waits for its peers' partials. Replay-safe either way. Device
-//   code: wgmma_tma.cuh.
+//   pooler split4) and no CTA waits for its peers' partials. Replay-safe either way. With wt1
+//   (E58) a red5 grid of one CTA per SM takes each CTA's tile and K range from a host-built work
+//   table in K-split-major order (kernels/splitk_work_table.hpp). Device code: wgmma_tma.cuh.
 //   Where the time goes (issue 6 E11 phase stamps, pooler M=128): ~3 us until the first
 //   stage lands, the main loop ends near the HBM read floor, then 3.5-4 us of split-K
 //   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay; it is

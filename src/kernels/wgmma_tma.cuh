@@ -36,6 +36,9 @@
 // count to reach split, and the consumers pass a named barrier with their zero warp before
 // their first add. (Split 0 zeroing the whole tile at kernel start, the first version, made
 // split 0's CTAs 0.4-1.0 us late: ledger P4, E41, E42.)
+// wt1 (E58, wgmma_tma_work_table_kernel): the same red5 body over a grid of one CTA per SM in
+// K-split-major order, each CTA's tile, K range and member count read from a host-built work
+// table (kernels/splitk_work_table.hpp) passed by value; tiles then have unequal member counts.
 // Cooperative launch (every CTA resident, one per SM). The adds round to bf16 one by one, so
 // with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
 // order-free); a probe row still has one nonzero partial, exact.
