@@ -402,10 +402,10 @@ std::vector<Config> wgmma_tma_configs() {
       // M <= 32 lost to the incumbents everywhere and to bm64 too (qkv M 8: bm16 15.23 us,
       // bm64 14.53, splitk_mma_cluster 13.38); their instantiations were removed.
       // ---- bm64.split2.red5's tiles over a grid of one CTA per SM in K-split-major order, from a
-      // work table (wt1, E58: CTA c on tile c % tiles; pooler 4-5, unpooler 2-3 members per tile). 200
-      // pairs, same binary: pooler M 8 +1.5..+2.0 % and M 16 +1.6..+1.8 % against bm64.split2 (calls 3-4), M 32
-      // -0.1..+2.0, M 64 -0.5; unpooler M 16..64 +0.4..+1.3 %. (qkv lost 2.6-4.9 %; rates measured
-      // per SM at prepare lost everywhere: E58, E58b.)
+      // work table (wt1, E58: CTA c on tile c % tiles; pooler 4-5, unpooler 2-3 members per
+      // tile). Same binary, 200 pairs, against bm64.split2: pooler M 8 +1.5..+2.4 %, M 16
+      // +1.5..+2.7 %, M 32 -0.1..+2.0 %, M 64 -0.5 / +0.4 %; unpooler M 16..64 +0.4..+1.9 %
+      // (five calls). qkv lost 2.6-4.9 %; rates measured per SM at prepare lost everywhere.
       with_wt(cfg(64, 2, 1, 1, 5)),  // pooler M 6..32, unpooler M 17..64
   };
 }
