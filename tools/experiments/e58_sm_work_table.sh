@@ -8,7 +8,9 @@
 # reset); checks; bench 200 pairs base / each variant / each variant reversed / base per case;
 # the smt calibration log ($PROJKIT_SM_TABLE_LOG, calls 1-2) when present.
 # VARS picks the variants (config suffixes), CASES the bench cases (FAMILY:M:BASE-VARIABLE
-# words), CHECKS the checks (FAMILY:RANGE:BASE-VARIABLE.VARIANT).
+# words), CHECKS the checks (FAMILY:RANGE:BASE-VARIABLE.VARIANT). The defaults are E58e's (run
+# Q's call: wt1); calls 1-4 ran the versions in c4191cd, cbedb3f, 3a5b592 and fcf5282 with the
+# VARS / CASES / CHECKS their ledger entries give.
 # Usage: tools/experiments/e58_sm_work_table.sh BIN OUT_DIR   (~1 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
@@ -25,9 +27,9 @@ chk() {  # chk FAMILY M-RANGE CONFIG
   timeout 60 "$BIN/projkit" check --families "$1" --m "$2" --method "$3" >"$O/check-$1-$2.txt" 2>&1
   echo "check $1 $2 $3 rc=$?"; tail -1 "$O/check-$1-$2.txt"
 }
-CHECKS=${CHECKS:-"qkv:1..64:Q64.smt3 unpooler:9..64:P64.smt3 pooler:65..128:P192.smt3 qkv:65..128:Q128.smt3"}
+CHECKS=${CHECKS:-"pooler:1..64:P64.wt1 unpooler:1..64:P64.wt1"}
 for c in $CHECKS; do IFS=: read -r f r cfg <<<"$c"; b=${cfg%%.*}; chk "$f" "$r" "${!b}.${cfg#*.}"; done
-VARS=${VARS:-smt1 smt3}
+VARS=${VARS:-wt1}
 ab() {  # ab FAMILY M BASE: base, each variant, each variant again in reverse order, base
   local n=0 v tag i vars=($VARS) order=("$3")
   for v in "${vars[@]}"; do order+=("$3.$v"); done
@@ -40,7 +42,7 @@ ab() {  # ab FAMILY M BASE: base, each variant, each variant again in reverse or
   done
 }
 export PROJKIT_SM_TABLE_LOG="$O/calibration.csv"  # the bench runs' calibrations only
-CASES=${CASES:-"unpooler:32:P64 pooler:128:P192 qkv:8:Q64 qkv:32:Q64 pooler:32:P64 unpooler:128:U128 qkv:128:Q128"}
+CASES=${CASES:-"pooler:8:P64 pooler:16:P64 pooler:32:P64 unpooler:32:P64 unpooler:64:P64"}
 for c in $CASES; do IFS=: read -r f m b <<<"$c"; ab "$f" "$m" "${!b}"; done
 python3 - "$O" <<'PY' | tee "$O/summary.txt"
 import csv, json, glob, os, sys, statistics as st
