@@ -13,8 +13,8 @@
 //   (tile, k-block) exactly once; the table travels as a kernel parameter (__grid_constant__):
 //   a global table would cost a cold DRAM load before the first TMA issue (the judge flushes L2
 //   before every call).
-// Constraints: CTAs <= kMaxCtas; tiles <= 256, at most one tile per CTA needed; members per
-//   tile <= 15; k-blocks per tile <= 255 (8-bit fields).
+// Constraints: CTAs <= kMaxCtas; 1 <= tiles <= min(CTAs, 256); members per tile <= 15 and <=
+//   the tile's k-blocks (more CTAs idle); k-blocks per tile <= 255 (8-bit fields).
 #pragma once
 
 #include <cstdint>

@@ -36,7 +36,6 @@
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdlib>  // getenv (P11's rotation), strtoul
 #include <string>
-#include <vector>
 
 #include "kernels/dev_stamps.hpp"
 #endif
@@ -175,17 +174,17 @@ class WgmmaTma final : public PreparedMethod {
       const int q = 8 * mc_;
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
-    if (table_kernel_ && a.n_out == int64_t(table_.n_tiles) * kBlockN) return launch_work_table(a);
+    if (red_ == 5 && (reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
+      return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows / mc_)))
       return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
+    if (table_kernel_ && a.n_out == int64_t(table_.n_tiles) * kBlockN) return launch_work_table(a, x_map, x_rows);
     cudaLaunchConfig_t lc = launch_config(dim3(n_tiles * unsigned(split_), m_tiles, 1), a.stream);
     cudaLaunchAttribute attr = cluster_attr();
     if (red_ == 5) {  // no cluster: a cooperative grid (the zero warp's flags need every CTA resident)
       if (int64_t(n_tiles) * split_ * m_tiles > resident_ctas_)
         return {StatusCode::invalid_argument, "wgmma_tma: red5 grid at this m exceeds the resident CTAs (cooperative)"};
-      if ((reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
-        return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
       attr = zero_warp::cooperative_attr();
     }
     lc.attrs = &attr;
@@ -198,15 +197,10 @@ class WgmmaTma final : public PreparedMethod {
   }
 
  private:
-  // Work table launch (wt1): one token tile, all N tiles, the table's grid (cooperative).
-  Status launch_work_table(const RunArgs& a) const {
+  // Work table launch (wt1): one token tile, all N tiles, the table's grid (cooperative); x_map
+  // and x_rows as run() made them (mc = 1).
+  Status launch_work_table(const RunArgs& a, const CUtensorMap& x_map, int x_rows) const {
     if (a.m > bm_) return {StatusCode::invalid_argument, "wgmma_tma wt1: m exceeds bm (one token tile)"};
-    if ((reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
-      return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
-    const int x_rows = xfit_ ? std::min(bm_, (a.m + 7) / 8 * 8) : bm_;
-    CUtensorMap x_map;
-    if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(x_rows)))
-      return {StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for x"};
     cudaLaunchConfig_t lc = launch_config(dim3(unsigned(table_ctas_), 1, 1), a.stream);
     cudaLaunchAttribute attr = zero_warp::cooperative_attr();
     lc.attrs = &attr;
@@ -291,8 +285,12 @@ class WgmmaTma final : public PreparedMethod {
                        {{"start", 0}, {"first_data", 1}, {"mainloop_end", 2}, {"parked", 3}, {"synced|issued", 4},
                         {"reduced", 5}, {"exit", 6}},
                        {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12}, [&](unsigned c) {
-                         return name_ + "," + std::to_string(c) + "," + std::to_string(c % unsigned(split_)) + "," +
-                                std::to_string(c / unsigned(split_)) + "," + std::to_string(h[c * kStampSlots + 7]);
+                         // K split and tile of CTA c: the equal split's, or wt1's from its table
+                         const bool wt = table_kernel_ != nullptr && c < unsigned(work_table::kMaxCtas);
+                         const int ks = wt ? work_table::member_of(table_.entry[c]) : int(c % unsigned(split_));
+                         const int tile = wt ? work_table::tile_of(table_.entry[c]) : int(c / unsigned(split_));
+                         return name_ + "," + std::to_string(c) + "," + std::to_string(ks) + "," + std::to_string(tile) +
+                                "," + std::to_string(h[c * kStampSlots + 7]);
                        });
   }
 #endif

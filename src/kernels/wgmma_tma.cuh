@@ -611,16 +611,15 @@ __device__ __forceinline__ void wgmma_tma_body(
       }
     } else if (atomic_combine && threadIdx.x / 32 == 1) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
-      int n_tiles = int(gridDim.x) / split;
-      if constexpr (kWorkTable) n_tiles = table->n_tiles;
+      const int n_tiles = kWorkTable ? table->n_tiles : int(gridDim.x) / split;
       const int live = min(BM, m - m0);
       // Its share of the tile's rows is zeroed only after this CTA's first stage has landed (the
       // first consumer warp's arrive below): zero stores at kernel start delay the CTA's first
       // TMA data by 0.2-0.8 us (ledger P4, E41, E42).
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
-      int tile = int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
-      if constexpr (kWorkTable) tile = work_table::tile_of(work_e);  // one token tile
+      const int tile = kWorkTable ? work_table::tile_of(work_e)  // one token tile
+                                  : int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
                                      128 * kConsumerWGs);
