@@ -265,6 +265,11 @@ class WgmmaTma final : public PreparedMethod {
       const unsigned rot = unsigned(std::strtoul(r, nullptr, 10));
       cuda_check(cudaMemcpyToSymbol(g_red5_rotation, &rot, sizeof(rot)), "red5 rotation symbol");
     }
+    {  // P13: see g_probe_skip (unset: 0, every part runs)
+      const char* v = std::getenv("PROJKIT_WGMMA_PROBE_SKIP");
+      const unsigned skip = v ? unsigned(std::strtoul(v, nullptr, 10)) : 0u;
+      cuda_check(cudaMemcpyToSymbol(g_probe_skip, &skip, sizeof(skip)), "probe skip symbol");
+    }
     cuda_check(cudaMalloc(&stamps_, 8 * kStampSlots * 4096), "stamps");
     cuda_check(cudaMemset(stamps_, 0, 8 * kStampSlots * 4096), "stamps");
   }

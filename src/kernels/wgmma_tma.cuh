@@ -236,6 +236,20 @@ constexpr unsigned kStampSlots = 16;
 // rotation) or its SM. Set by the host from $PROJKIT_RED5_ROTATION (wgmma_tma.cu).
 static __device__ unsigned g_red5_rotation = 0;
 #endif
+#ifdef PROJKIT_WGMMA_STAMPS
+// P13 (stamps builds only): parts of the main loop left out, to tell which one sets its pace.
+// Bit 1: no x loads (the consumers read stale x), bit 2: no W loads, bit 4: no wgmma (the
+// consumers only wait for each stage and free it). The answers are wrong; bench timings only.
+// Set by the host from $PROJKIT_WGMMA_PROBE_SKIP (wgmma_tma.cu).
+static __device__ unsigned g_probe_skip = 0;
+#endif
+__device__ __forceinline__ unsigned probe_skip() {
+#ifdef PROJKIT_WGMMA_STAMPS
+  return g_probe_skip;
+#else
+  return 0u;  // production: every part runs
+#endif
+}
 // The work index along x of red5 CTA b: b itself, except in stamps builds with a P11 rotation.
 __device__ __forceinline__ unsigned red5_work_x(unsigned b, bool atomic_combine) {
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -566,10 +580,11 @@ __device__ __forceinline__ void wgmma_tma_body(
       prefetch_tensor_map(&tm_w);
       prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+      const unsigned skip = probe_skip();
       for (int j = 0; j < n_first; ++j) {
-        mbar_arrive_expect_tx(full_bar(j), uint32_t(kWBytes + x_rows * kBlockK * 2));
-        tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
-        tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+        mbar_arrive_expect_tx(full_bar(j), uint32_t((skip & 2u ? 0 : kWBytes) + (skip & 1u ? 0 : x_rows * kBlockK * 2)));
+        if (!(skip & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+        if (!(skip & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -600,13 +615,16 @@ __device__ __forceinline__ void wgmma_tma_body(
       uint32_t phase = uint32_t(skip / stages);
       for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        mbar_arrive_expect_tx(full_bar(s), uint32_t(kWBytes + x_rows * kBlockK * 2));  // W + all x slices
-        tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
-        if (mc == 1)
-          tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
-        else
-          tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s), kb * kBlockK,
-                                m0 + g * slice_rows, mask, pol_x);
+        const unsigned skip = probe_skip();  // 0 outside P13 probes
+        mbar_arrive_expect_tx(full_bar(s), uint32_t((skip & 2u ? 0 : kWBytes) + (skip & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
+        if (!(skip & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        if (!(skip & 1u)) {
+          if (mc == 1)
+            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
+          else
+            tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s),
+                                  kb * kBlockK, m0 + g * slice_rows, mask, pol_x);
+        }
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
     } else if (atomic_combine && threadIdx.x / 32 == 1) {
@@ -651,9 +669,11 @@ __device__ __forceinline__ void wgmma_tma_body(
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
+    if (!(probe_skip() & 4u)) {
 #pragma unroll
-    for (int k = 0; k < kBlockK / 16; ++k)
-      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
+      for (int k = 0; k < kBlockK / 16; ++k)
+        wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
+    }
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
