@@ -238,8 +238,10 @@ static __device__ unsigned g_red5_rotation = 0;
 #endif
 #ifdef PROJKIT_WGMMA_STAMPS
 // P13 (stamps builds only): parts of the main loop left out, to tell which one sets its pace.
-// Bit 1: no x loads (the consumers read stale x), bit 2: no W loads, bit 4: no wgmma (the
-// consumers only wait for each stage and free it). The answers are wrong; bench timings only.
+// Bit 1: no x loads (the consumers read stale x), bit 2: no W loads, bit 8: no red5 adds into y
+// (the zero warp still zeroes it). The answers are wrong; bench timings only. (A bit 4 that
+// skipped the wgmmas, measured in call 1, put a branch around them: ptxas then injected
+// warpgroup.arrive and every mode of the build ran 1-5 us slower, so it was removed.)
 // Set by the host from $PROJKIT_WGMMA_PROBE_SKIP (wgmma_tma.cu).
 static __device__ unsigned g_probe_skip = 0;
 #endif
@@ -669,11 +671,9 @@ __device__ __forceinline__ void wgmma_tma_body(
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
     const uint32_t b_base = stage_x(s);
-    if (!(probe_skip() & 4u)) {
 #pragma unroll
-      for (int k = 0; k < kBlockK / 16; ++k)
-        wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
-    }
+    for (int k = 0; k < kBlockK / 16; ++k)
+      wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
@@ -707,7 +707,8 @@ __device__ __forceinline__ void wgmma_tma_body(
     zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
-    for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
+    const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
+    for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
       ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
     }
