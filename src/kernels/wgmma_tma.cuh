@@ -777,6 +777,17 @@ __global__ void __launch_bounds__(kThreads, 1)
   wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, red, ws, flags, stamps,
                             nullptr);
 }
+// red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
+// with red5, without the cluster / DSMEM / L2-slot paths in its code (mc and red are ignored).
+template <int BM>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
+                          __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
+                          int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
+                          unsigned long long* __restrict__ stamps) {
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags,
+                            stamps, nullptr);
+}
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table.
 template <int BM>

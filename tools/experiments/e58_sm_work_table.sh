@@ -21,6 +21,12 @@ P64=$W.bm64.split2.mc1.stages8.xfit1.red5     # pooler M 8..64, unpooler M 17..6
 Q128=$W.bm128.split4.mc1.stages6.xfit1.red5   # qkv M 128 (plan)
 U128=$W.bm128.split2.mc1.stages6.xfit1.red5   # unpooler M 128 (plan)
 P192=$W.bm192.split4.mc1.stages5.xfit1.red5   # pooler M 128 (plan)
+P128=$W.bm128.split4.mc1.stages6.xfit1.red5   # pooler M 65..96 (plan; session 16)
+P256=$W.bm256.split4.mc1.stages4.xfit1.red5   # pooler M 193..256 (plan; session 16)
+Q192=$W.bm192.split7.mc1.stages5.xfit1.red5   # qkv M 129..192 (plan; session 16)
+Q256=$W.bm256.split7.mc1.stages4.xfit1.red5   # qkv M 193..256 (plan; session 16)
+U192=$W.bm192.split2.mc1.stages5.xfit1.red5   # unpooler M 129..192 (plan; session 16)
+U256=$W.bm256.split2.mc1.stages4.xfit1.red5   # unpooler M 193..256 (plan; session 16)
 PROJKIT_SM_TABLE_LOG="$O/calibration-tests.csv" timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/tests.txt" 2>&1; echo "tests rc=$?"
 tail -1 "$O/tests.txt"; grep -E "Failure|FAILED" "$O/tests.txt" | head -5
 chk() {  # chk FAMILY M-RANGE CONFIG
