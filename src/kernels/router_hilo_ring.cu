@@ -63,22 +63,18 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int CT = 0>
+template <int ZW>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, CT>;
-    case 64: return router_hilo_ring_kernel<64, ZW, CT>;
-    case 128: return router_hilo_ring_kernel<128, ZW, CT>;
-    case 192: return router_hilo_ring_kernel<192, ZW, CT>;
-    case 256: return router_hilo_ring_kernel<256, ZW, CT>;
+    case 32: return router_hilo_ring_kernel<32, ZW>;
+    case 64: return router_hilo_ring_kernel<64, ZW>;
+    case 128: return router_hilo_ring_kernel<128, ZW>;
+    case 192: return router_hilo_ring_kernel<192, ZW>;
+    case 256: return router_hilo_ring_kernel<256, ZW>;
     default: return nullptr;
   }
 }
-// ct1 (E60): wgn 1, early 1 and zw 1 compiled in (tiling_error checks the config says so).
-KernelFn kernel_for(int tn, int zw, int ct = 0) {
-  if (ct == 1) return zw == 1 ? kernel_for_zw<1, 1>(tn) : nullptr;
-  return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
-}
+KernelFn kernel_for(int tn, int zw) { return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr; }
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
@@ -86,14 +82,13 @@ struct Tiling {
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
-  int ct = 0;     // 1 = the kernel with wgn 1 / early 1 compiled in (E60; needs wgn1, early1, zw1)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
 Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0), cfg.get("ct", 0)};
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -116,8 +111,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
   if (t.early != 0 && t.early != 1) return "router_hilo_ring: early must be 0 or 1";
-  if (t.ct != 0 && (t.ct != 1 || t.wgn != 1 || t.early != 1 || t.zw != 1))
-    return "router_hilo_ring: ct must be 0, or 1 with wgn1, early1 and zw1";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -138,12 +131,12 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      cuda_check(cudaFuncSetAttribute(kernel_for(tn, t_.zw, t_.ct), cudaFuncAttributeMaxDynamicSharedMemorySize,
+      cuda_check(cudaFuncSetAttribute(kernel_for(tn, t_.zw), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
         const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
-        const std::string e = zero_warp::grid_fits_one_wave(kernel_for(tn, t_.zw, t_.ct), threads(),
+        const std::string e = zero_warp::grid_fits_one_wave(kernel_for(tn, t_.zw), threads(),
                                                                std::size_t(smem_bytes(tn, t_.wgn, s)), ctas,
                                                                ctx.dev.sm_count);
         if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
@@ -186,7 +179,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
-                                              kernel_for(tn, t_.zw, t_.ct), x_map, packed_.as<const uint8_t>(),
+                                              kernel_for(tn, t_.zw), x_map, packed_.as<const uint8_t>(),
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
                                               t_.kc(spec_.k), t_.wgn, stages, t_.early, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
@@ -273,9 +266,6 @@ std::vector<Config> ring_configs() {
       // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
       // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
-      // E60 (to screen): the same on the kernel with wgn 1 and early 1 compiled in (ct1), after
-      // wgmma_tma's E59 (red5's own entry point: +1..+3 % at M 8..128).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"ct", 1}}},
   };
 }
 

@@ -105,22 +105,17 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // after its CTA's first stage landed, and wait for all of them (zero_warp_share_run, as
 // wgmma_tma red5; cooperative launch; flags = zeroed[blocks], passed[blocks]). Split 0 zeroing
 // the whole block at kernel start, the first version, was 0.27-0.48 us slower (ledger E43).
-// CT: 0 = wgn and early as passed; 1 (config key ct1, E60) = wgn 1 and early 1 compiled in (the
-// plan's tiling at M >= 106), so the wgn 2 and late-fill paths are not in the kernel's code.
-template <int TN, int ZW, int CT = 0>
+template <int TN, int ZW>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
                             float* __restrict__ y,                     // [m][n] fp32: zeroed by the PDL predecessor (ZW 0) or the zero warp (ZW 1)
-                            int m, int n, int k, int kc, int wgn_arg, int stages,
-                            int early_arg,  // 1 = thread 0 issues the first ring fill right after the mbarrier
-                                            // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
+                            int m, int n, int k, int kc, int wgn, int stages,
+                            int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
+                                        // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
-  static_assert(CT == 0 || (CT == 1 && ZW == 1), "CT: 0 (runtime wgn / early) or 1 (wgn 1, early 1, zero warps)");
-  const int wgn = CT == 1 ? 1 : wgn_arg;
-  const int early = CT == 1 ? 1 : early_arg;
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 

@@ -3,7 +3,8 @@
 # against its ct1 twin (wgn 1 / early 1 compiled in, 25-27 KB of .text against 22-25 KB: the
 # compiler unrolls more), same binary: the Router GPU suite (every listed config), a check of
 # ct1 at M 1..256, then 200 pairs base / ct1 / ct1 / base at M 96 / 128 / 192 / 256.
-# Usage: tools/experiments/e60_ring_ct.sh BIN OUT_DIR   (~1.5 min)
+# Usage: tools/experiments/e60_ring_ct.sh BIN OUT_DIR   (~1.5 min; needs the tree of fbc50a9, where ct1 is listed:
+# it was removed after call 6)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
