@@ -42,6 +42,7 @@
 // Cooperative launch (every CTA resident, one per SM). The adds round to bf16 one by one, so
 // with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
 // order-free); a probe row still has one nonzero partial, exact.
+// rk1 (E59, wgmma_tma_red5_kernel): the equal split's red5 with red and mc compiled in.
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
 // `stamps`, thread 128 of every CTA records globaltimer at 7 phase points in slots 0..6 (E11;
 // slot 4 is the cluster barrier, or in red5 the time thread 0 had issued the first ring fill) and
