@@ -68,28 +68,18 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
   return (spec.out_cols(m) / kBlockN) * int64_t(split) * ((m + bm - 1) / bm);
 }
 
-// One instantiation per token tile (the wgmma N); split, stages and red are runtime values.
-// BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
-// warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
-KernelFn kernel_for(int bm, int bn) {
+// One instantiation per token tile (the wgmma N) and entry point: wgmma_tma_kernel (split,
+// stages, red and mc are runtime values) or, with red5_entry (config key rk1, E59),
+// wgmma_tma_red5_kernel (red = 5 and mc = 1 compiled in). BN is fixed at kBlockN = 128 W rows
+// per CTA (BN = 256, two m64 wgmmas per consumer warpgroup, measured slower everywhere in
+// issue 6 E10 and removed; its code is in 35399d9).
+KernelFn kernel_for(int bm, int bn, bool red5_entry = false) {
   if (bn != kBlockN) return nullptr;
   switch (bm) {
-    case 64: return wgmma_tma_kernel<64>;
-    case 128: return wgmma_tma_kernel<128>;
-    case 192: return wgmma_tma_kernel<192>;
-    case 256: return wgmma_tma_kernel<256>;  // red4 only (E21): bm256 red0 lost everywhere (issue 6)
-    default: return nullptr;
-  }
-}
-
-// rk1 (E59): red5's own entry point per token tile (red and mc compiled in).
-KernelFn red5_kernel_for(int bm, int bn) {
-  if (bn != kBlockN) return nullptr;
-  switch (bm) {
-    case 64: return wgmma_tma_red5_kernel<64>;
-    case 128: return wgmma_tma_red5_kernel<128>;
-    case 192: return wgmma_tma_red5_kernel<192>;
-    case 256: return wgmma_tma_red5_kernel<256>;
+    case 64: return red5_entry ? wgmma_tma_red5_kernel<64> : wgmma_tma_kernel<64>;
+    case 128: return red5_entry ? wgmma_tma_red5_kernel<128> : wgmma_tma_kernel<128>;
+    case 192: return red5_entry ? wgmma_tma_red5_kernel<192> : wgmma_tma_kernel<192>;
+    case 256: return red5_entry ? wgmma_tma_red5_kernel<256> : wgmma_tma_kernel<256>;  // red4 / red5 (E21, E24)
     default: return nullptr;
   }
 }
@@ -105,7 +95,7 @@ class WgmmaTma final : public PreparedMethod {
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
         encode_(tensor_map::encoder()),
-        kernel_(cfg.get("rk", 0) == 1 ? red5_kernel_for(bm_, cfg.get("bn", kBlockN)) : kernel_for(bm_, cfg.get("bn", kBlockN))) {
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (cfg.get("rk", 0) != 0 && (cfg.get("rk", 0) != 1 || red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
@@ -479,7 +469,10 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
                std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
+  const int rk = c.get("rk", 0);
+  if (rk != 0 && (rk != 1 || red != 5)) return "wgmma_tma: rk must be 0, or 1 with red5 (red5's own entry point, E59)";
   const int wt = c.get("wt", 0);
+  if (wt != 0 && rk != 0) return "wgmma_tma: wt1 and rk1 are two entry points; a config names one";
   if (wt != 0) {  // work table (E58)
     if (wt != 1) return "wgmma_tma: wt must be 0 (tile-major equal split) or 1 (work table, E58)";
     if (red != 5) return "wgmma_tma: wt1 needs red5 (bf16 atomics, no cluster)";

@@ -169,6 +169,33 @@ TEST(Methods, Red5GridMustFitTheSms) {
             "");
 }
 
+// rk1 (E59: red5's own entry point) is listed as a twin of every equal-split red5 config and of
+// nothing else; it is applicable where its red5 twin is, and refused by name with another red
+// mode, another rk value or together with the work table (wt1).
+TEST(Methods, WgmmaTmaRk1Twins) {
+  const DeviceInfo d = fake_h200();
+  int twins = 0;
+  const std::vector<std::string> listed = list_method_configs();
+  for (const std::string& c : listed) {
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".rk1") == std::string::npos) continue;
+    ++twins;
+    const std::string base = c.substr(0, c.size() - 4);  // the name without ".rk1"
+    EXPECT_NE(base.find(".red5"), std::string::npos) << c;
+    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed red5 twin";
+    EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 1, 64, d),
+              method_applicability(builtin_spec("pooler"), base, 1, 64, d)) << c;
+  }
+  EXPECT_EQ(twins, 12);
+  // unlisted names: the family's own rule (method_applicability refuses them as unlisted first)
+  const KernelFamily* fam = find_kernel_family("wgmma_tma");
+  ASSERT_NE(fam, nullptr);
+  auto why = [&](const char* name, int hi) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, hi, d); };
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.rk1", 64).find("rk must be"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk2", 64).find("rk must be"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.wt1.rk1", 32).find("two entry points"),
+            std::string::npos);
+}
+
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
 // violated limit: token count, whole chunk rounds per warp (o's K = 1024 is too short for
 // 16 warps x 8 chunks of 32), row tiles of the output (the unpooler's 1024-row slice at M <= 8).
