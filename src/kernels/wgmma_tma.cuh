@@ -240,7 +240,8 @@ static __device__ unsigned g_red5_rotation = 0;
 #ifdef PROJKIT_WGMMA_STAMPS
 // P13 (stamps builds only): parts of the main loop left out, to tell which one sets its pace.
 // Bit 1: no x loads (the consumers read stale x), bit 2: no W loads, bit 8: no red5 adds into y
-// (the zero warp still zeroes it). The answers are wrong; bench timings only. (A bit 4 that
+// (the zero warp still zeroes it); bit 16 (P16): every CTA returns at entry (the launch alone).
+// The answers are wrong; bench timings only. (A bit 4 that
 // skipped the wgmmas, measured in call 1, put a branch around them: ptxas then injected
 // warpgroup.arrive and every mode of the build ran 1-5 us slower, so it was removed.)
 // Set by the host from $PROJKIT_WGMMA_PROBE_SKIP (wgmma_tma.cu).
@@ -495,6 +496,7 @@ __device__ __forceinline__ void wgmma_tma_body(
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
+  if (probe_skip() & 16u) return;  // P16: the launch alone (every CTA returns at entry)
 #endif
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = smem_u32(smem_raw);
