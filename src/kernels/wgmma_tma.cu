@@ -195,6 +195,13 @@ class WgmmaTma final : public PreparedMethod {
     }
     lc.attrs = &attr;
     lc.numAttrs = 1;
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (probe_skip_ & 16u) {  // P17: launch variants, only while every CTA returns at entry (P16)
+      if (probe_launch_ & 1u) lc.numAttrs = 0;                    // no cooperative / cluster attribute
+      if (probe_launch_ & 2u) lc.dynamicSmemBytes = 0;            // no dynamic shared memory
+      if (probe_launch_ & 4u) lc.blockDim = dim3(128, 1, 1);      // one warpgroup instead of three
+    }
+#endif
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
                                        int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
                                        probe_ws(), flags_.as<unsigned>(), stamps_);
@@ -262,6 +269,7 @@ class WgmmaTma final : public PreparedMethod {
   }
 #ifdef PROJKIT_WGMMA_STAMPS
   std::string name_;
+  unsigned probe_skip_ = 0, probe_launch_ = 0;  // P13 / P16 / P17 (stamps builds only)
 
  public:
   // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.
@@ -273,8 +281,10 @@ class WgmmaTma final : public PreparedMethod {
     }
     {  // P13: see g_probe_skip (unset: 0, every part runs)
       const char* v = std::getenv("PROJKIT_WGMMA_PROBE_SKIP");
-      const unsigned skip = v ? unsigned(std::strtoul(v, nullptr, 10)) : 0u;
-      cuda_check(cudaMemcpyToSymbol(g_probe_skip, &skip, sizeof(skip)), "probe skip symbol");
+      probe_skip_ = v ? unsigned(std::strtoul(v, nullptr, 10)) : 0u;
+      cuda_check(cudaMemcpyToSymbol(g_probe_skip, &probe_skip_, sizeof(probe_skip_)), "probe skip symbol");
+      const char* l = std::getenv("PROJKIT_WGMMA_PROBE_LAUNCH");  // P17 (with skip bit 16 only): see run()
+      probe_launch_ = l ? unsigned(std::strtoul(l, nullptr, 10)) : 0u;
     }
     cuda_check(cudaMalloc(&stamps_, 8 * kStampSlots * 4096), "stamps");
     cuda_check(cudaMemset(stamps_, 0, 8 * kStampSlots * 4096), "stamps");
