@@ -470,9 +470,10 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // split * mc <= 8) and stages (ring depth) from the config; x_rows = rows of the x tile that
 // TMA loads (BM, or fewer when the host fits the box to a small m: TMA zero-fill of rows
 // past m is slow, and smem rows >= x_rows only feed D columns of tokens >= m, never stored).
-// The kernel body, shared by the two entry points at the end of this file; kWorkTable = false is
-// the equal split in tile-major order (wgmma_tma_kernel), true takes this CTA's work from the
-// work table (wgmma_tma_work_table_kernel, red5 only, ledger E58).
+// The kernel body, shared by the three entry points at the end of this file; kWorkTable = false
+// is the equal split in tile-major order (wgmma_tma_kernel; wgmma_tma_red5_kernel with red5 and
+// mc = 1 as constants, E59), true takes this CTA's work from the work table
+// (wgmma_tma_work_table_kernel, red5 only, ledger E58).
 template <int BM, bool kWorkTable>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k] (a __grid_constant__ parameter)
@@ -585,11 +586,11 @@ __device__ __forceinline__ void wgmma_tma_body(
       prefetch_tensor_map(&tm_w);
       prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      const unsigned skip = probe_skip();
+      const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
       for (int j = 0; j < n_first; ++j) {
-        mbar_arrive_expect_tx(full_bar(j), uint32_t((skip & 2u ? 0 : kWBytes) + (skip & 1u ? 0 : x_rows * kBlockK * 2)));
-        if (!(skip & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
-        if (!(skip & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+        mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
+        if (!(probe & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
+        if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -616,14 +617,14 @@ __device__ __forceinline__ void wgmma_tma_body(
       uint16_t mask = 0;               // the CTAs of the cluster with the same K range
       for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
       const int skip = atomic_combine ? n_first : 0;  // red5: the first fill is already in flight
+      const unsigned probe = probe_skip();            // P13 bits (0 outside stamps-build probes)
       int s = skip % stages;
       uint32_t phase = uint32_t(skip / stages);
       for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        const unsigned skip = probe_skip();  // 0 outside P13 probes
-        mbar_arrive_expect_tx(full_bar(s), uint32_t((skip & 2u ? 0 : kWBytes) + (skip & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
-        if (!(skip & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
-        if (!(skip & 1u)) {
+        mbar_arrive_expect_tx(full_bar(s), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
+        if (!(probe & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        if (!(probe & 1u)) {
           if (mc == 1)
             tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
           else
