@@ -6,8 +6,10 @@
 //   one CTA per SM in K-split-major order (block b: tile b % tiles, member b / tiles; tiles get
 //   floor or ceil of sm_count / tiles members) runs pooler M 8 / 16 1.5-2.0 % faster than the
 //   tile-major split2 grid; the same order over the split2 grid alone (64 busy CTAs) gave the
-//   same, so the order, not the SM count, carries it. Sizing K ranges by SM rates measured at
-//   prepare lost (E58, E58b: the rates move when the work moves).
+//   same, so the order, not the SM count, carries it. More than half of that is the red5-only
+//   entry point all of those ran on (E59b: the equal split on red5's own entry point, rk1, gets
+//   55-90 % of it; wt1 stays 0.1-1.5 % ahead). Sizing K ranges by SM rates measured at prepare
+//   lost (E58, E58b: the rates move when the work moves).
 // Mechanism: build() assigns the grid's CTAs to tiles in K-split-major order and splits each
 //   tile's k-blocks evenly over its members; check() verifies that the table covers every
 //   (tile, k-block) exactly once; the table travels as a kernel parameter (__grid_constant__):
