@@ -53,11 +53,11 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // The work table entry point (wt1, E58): no split / mc / red / ws parameters.
-using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
+using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, unsigned*,
                                unsigned long long*, work_table::Table);
 TableKernelFn table_kernel_for(int bm) {
   return bm == 64 ? wgmma_tma_work_table_kernel<64> : nullptr;  // the only listed wt1 token tile
@@ -94,12 +94,15 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
+        kr_(cfg.get("kr", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (cfg.get("rk", 0) != 0 && (cfg.get("rk", 0) != 1 || red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
+    if (kr_ < 0 || kr_ > 2 || (kr_ != 0 && red_ != 5))
+      throw Error(StatusCode::invalid_argument, "wgmma_tma: kr must be 0, or 1 / 2 with red5");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -203,7 +206,7 @@ class WgmmaTma final : public PreparedMethod {
     }
 #endif
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, kr_, red_,
                                        probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
@@ -219,7 +222,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, table_kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, flags_.as<unsigned>(),
+                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, kr_, flags_.as<unsigned>(),
                                        stamps_, table_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_work_table_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_work_table_kernel launch");
@@ -245,6 +248,7 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
+  int kr_;  // k-block order (E62): 0 ascending, 1 rotated by N tile, 2 odd N tiles from mid-range
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -439,6 +443,18 @@ std::vector<Config> wgmma_tma_configs() {
   const std::size_t listed = list.size();
   for (std::size_t i = 0; i < listed; ++i)
     if (list[i].get("red", 0) == 5 && list[i].get("wt", 0) == 0) list.push_back(with_rk(list[i]));
+  // ---- E62 (to screen): every rk1 / wt1 config with its k-blocks in rotated order (kr1: N tile t
+  // starts t * count / tiles into its range; kr2: odd N tiles start mid-range). Hypothesis: with
+  // the ascending order every CTA of a K split reads the same K window at the same time (E30's
+  // reading); spreading the windows spreads the concurrent W / x reads over DRAM and L2.
+  const std::size_t with_entry = list.size();
+  for (std::size_t i = 0; i < with_entry; ++i)
+    if (list[i].get("rk", 0) == 1 || list[i].get("wt", 0) == 1)
+      for (int kr : {1, 2}) {
+        Config c = list[i];
+        c.params.push_back({"kr", kr});
+        list.push_back(c);
+      }
   return list;
 }
 
@@ -479,6 +495,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
                std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
+  const int kr = c.get("kr", 0);
+  if (kr < 0 || kr > 2) return "wgmma_tma: kr must be 0 (ascending k-blocks), 1 (rotated by N tile) or 2 (odd N tiles from mid-range)";
+  if (kr != 0 && red != 5) return "wgmma_tma: kr1 / kr2 need red5 (E62)";
   const int rk = c.get("rk", 0);
   if (rk != 0 && (rk != 1 || red != 5)) return "wgmma_tma: rk must be 0, or 1 with red5 (red5's own entry point, E59)";
   const int wt = c.get("wt", 0);

@@ -480,6 +480,9 @@ __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k] (a __grid_constant__ parameter)
     __nv_bfloat16* __restrict__ y,  // [m][n_out] bf16
     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
+    int kr,   // k-block order within this CTA's K range (E62): 0 ascending from its first
+              // k-block; 1 rotated by tile * count / tiles (the N tiles start spread evenly over
+              // their ranges); 2 rotated by half the range on odd N tiles (two windows)
     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
               // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
               // E12) and 3 (L2 chain, E19) were removed
@@ -530,6 +533,19 @@ __device__ __forceinline__ void wgmma_tma_body(
   const int kb_begin = kWorkTable ? work_table::kb_begin_of(work_e) : int((int64_t(k_blocks) * ks) / split);
   const int kb_end = kWorkTable ? kb_begin + work_table::kb_count_of(work_e) : int((int64_t(k_blocks) * (ks + 1)) / split);
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
+  // E62: the j-th k-block this CTA loads (j in [0, count)); the consumers only count stages, and
+  // the sum over the range does not depend on the order (fp32 accumulators, the same terms).
+  const int kb_count = kb_end - kb_begin;
+  int kb_rot = 0;
+  if (kr != 0) {
+    const int tile_n = n0 / BN;
+    const int tiles_n = kWorkTable ? table->n_tiles : n_out / BN;
+    kb_rot = kr == 1 ? int((int64_t(tile_n) * kb_count) / tiles_n) : (tile_n & 1) * (kb_count / 2);
+  }
+  auto kb_at = [&](int j) {
+    const int r = j + kb_rot;
+    return kb_begin + (r >= kb_count ? r - kb_count : r);
+  };
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -589,8 +605,8 @@ __device__ __forceinline__ void wgmma_tma_body(
       const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
       for (int j = 0; j < n_first; ++j) {
         mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
-        if (!(probe & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), (kb_begin + j) * kBlockK, n0, pol_w);
-        if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb_begin + j) * kBlockK, m0, pol_x);
+        if (!(probe & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), kb_at(j) * kBlockK, n0, pol_w);
+        if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_at(j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -620,8 +636,9 @@ __device__ __forceinline__ void wgmma_tma_body(
       const unsigned probe = probe_skip();            // P13 bits (0 outside stamps-build probes)
       int s = skip % stages;
       uint32_t phase = uint32_t(skip / stages);
-      for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
-        if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+      for (int j = skip; j < kb_count; ++j) {
+        const int kb = kb_at(j);
+        if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
         if (!(probe & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
         if (!(probe & 1u)) {
@@ -777,8 +794,8 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                      __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int mc, int stages,
-                     int x_rows, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, red, ws, flags, stamps,
+                     int x_rows, int kr, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, kr, red, ws, flags, stamps,
                             nullptr);
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
@@ -787,10 +804,10 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
-                          int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
+                          int stages, int x_rows, int kr, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags,
-                            stamps, nullptr);
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, kr, /*red=*/5, ws,
+                            flags, stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table.
@@ -798,9 +815,9 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_work_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                               __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int stages, int x_rows,
-                              unsigned* flags, unsigned long long* __restrict__ stamps,
+                              int kr, unsigned* flags, unsigned long long* __restrict__ stamps,
                                 const __grid_constant__ work_table::Table table) {
-  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, /*red=*/5,
+  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, kr, /*red=*/5,
                            nullptr, flags, stamps, &table);
 }
 
