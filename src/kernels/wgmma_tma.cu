@@ -94,15 +94,15 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        kr_(cfg.get("kr", 0)),
+        ki_(cfg.get("ki", 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (cfg.get("rk", 0) != 0 && (cfg.get("rk", 0) != 1 || red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    if (kr_ < 0 || kr_ > 2 || (kr_ != 0 && red_ != 5))
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: kr must be 0, or 1 / 2 with red5");
+    if (ki_ < 0 || ki_ > 2 || (ki_ != 0 && red_ != 5))
+      throw Error(StatusCode::invalid_argument, "wgmma_tma: ki must be 0, or 1 / 2 with red5");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -206,7 +206,7 @@ class WgmmaTma final : public PreparedMethod {
     }
 #endif
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, kr_, red_,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, ki_, red_,
                                        probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
@@ -222,7 +222,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, table_kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, kr_, flags_.as<unsigned>(),
+                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, ki_, flags_.as<unsigned>(),
                                        stamps_, table_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_work_table_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_work_table_kernel launch");
@@ -248,7 +248,7 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int kr_;  // k-block order (E62): 0 ascending, 1 rotated by N tile, 2 odd N tiles from mid-range
+  int ki_;  // the K splits' k-blocks (E63): 0 contiguous ranges, g = 1 / 2 interleaved in granules of g
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -443,16 +443,17 @@ std::vector<Config> wgmma_tma_configs() {
   const std::size_t listed = list.size();
   for (std::size_t i = 0; i < listed; ++i)
     if (list[i].get("red", 0) == 5 && list[i].get("wt", 0) == 0) list.push_back(with_rk(list[i]));
-  // ---- E62 (to screen): every rk1 / wt1 config with its k-blocks in rotated order (kr1: N tile t
-  // starts t * count / tiles into its range; kr2: odd N tiles start mid-range). Hypothesis: with
-  // the ascending order every CTA of a K split reads the same K window at the same time (E30's
-  // reading); spreading the windows spreads the concurrent W / x reads over DRAM and L2.
+  // ---- E63 (to screen): every rk1 / wt1 config with its K splits interleaved (ki1: split ks
+  // takes k-blocks ks, ks + split, ..; ki2: pairs of k-blocks). E62 rotated each N tile's start
+  // within its range, spreading the CTAs over more K windows at once, and lost 1-6 % at every
+  // plan shape; so the opposite: the splits of a tile read neighbouring 128-B pieces of the
+  // same W rows (one 256-B L2 promotion, one DRAM page) at the same time.
   const std::size_t with_entry = list.size();
   for (std::size_t i = 0; i < with_entry; ++i)
     if (list[i].get("rk", 0) == 1 || list[i].get("wt", 0) == 1)
-      for (int kr : {1, 2}) {
+      for (int ki : {1, 2}) {
         Config c = list[i];
-        c.params.push_back({"kr", kr});
+        c.params.push_back({"ki", ki});
         list.push_back(c);
       }
   return list;
@@ -495,9 +496,11 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
                std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
-  const int kr = c.get("kr", 0);
-  if (kr < 0 || kr > 2) return "wgmma_tma: kr must be 0 (ascending k-blocks), 1 (rotated by N tile) or 2 (odd N tiles from mid-range)";
-  if (kr != 0 && red != 5) return "wgmma_tma: kr1 / kr2 need red5 (E62)";
+  const int ki = c.get("ki", 0);
+  if (ki < 0 || ki > 2) return "wgmma_tma: ki must be 0 (contiguous K ranges) or 1 / 2 (K splits interleaved in granules of 1 / 2 k-blocks)";
+  if (ki != 0 && red != 5) return "wgmma_tma: ki1 / ki2 need red5 (E63)";
+  if (ki != 0 && int(spec.k / kBlockK) < ki * std::max(split, 1))
+    return "wgmma_tma: ki needs at least one granule of k-blocks per K split";
   const int rk = c.get("rk", 0);
   if (rk != 0 && (rk != 1 || red != 5)) return "wgmma_tma: rk must be 0, or 1 with red5 (red5's own entry point, E59)";
   const int wt = c.get("wt", 0);

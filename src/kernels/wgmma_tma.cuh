@@ -480,9 +480,10 @@ __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k] (a __grid_constant__ parameter)
     __nv_bfloat16* __restrict__ y,  // [m][n_out] bf16
     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
-    int kr,   // k-block order within this CTA's K range (E62): 0 ascending from its first
-              // k-block; 1 rotated by tile * count / tiles (the N tiles start spread evenly over
-              // their ranges); 2 rotated by half the range on odd N tiles (two windows)
+    int ki,   // the K splits' k-blocks (E63): 0 = contiguous ranges (split ks takes
+              // [ks * k_blocks / split, (ks + 1) * k_blocks / split)); g >= 1 = interleaved in
+              // granules of g k-blocks (split ks takes granules ks, ks + split, ks + 2 split, ..),
+              // so a tile's splits read neighbouring 128-B pieces of the same W rows at once
     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
               // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
               // E12) and 3 (L2 chain, E19) were removed
@@ -532,20 +533,14 @@ __device__ __forceinline__ void wgmma_tma_body(
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = kWorkTable ? work_table::kb_begin_of(work_e) : int((int64_t(k_blocks) * ks) / split);
   const int kb_end = kWorkTable ? kb_begin + work_table::kb_count_of(work_e) : int((int64_t(k_blocks) * (ks + 1)) / split);
-  const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
-  // E62: the j-th k-block this CTA loads (j in [0, count)); the consumers only count stages, and
-  // the sum over the range does not depend on the order (fp32 accumulators, the same terms).
-  const int kb_count = kb_end - kb_begin;
-  int kb_rot = 0;
-  if (kr != 0) {
-    const int tile_n = n0 / BN;
-    const int tiles_n = kWorkTable ? table->n_tiles : n_out / BN;
-    kb_rot = kr == 1 ? int((int64_t(tile_n) * kb_count) / tiles_n) : (tile_n & 1) * (kb_count / 2);
-  }
-  auto kb_at = [&](int j) {
-    const int r = j + kb_rot;
-    return kb_begin + (r >= kb_count ? r - kb_count : r);
-  };
+  // E63: this CTA's k-block count and its j-th k-block (j in [0, kb_count)), loaded in that order;
+  // the consumers only count stages. Interleaved (ki = g): a cycle of g * split k-blocks gives g
+  // to each split; the last, partial cycle gives the first splits what is left of it.
+  const int kb_cycle = ki * split;
+  const int kb_count = ki == 0 ? kb_end - kb_begin
+                               : (k_blocks / kb_cycle) * ki + min(max(k_blocks % kb_cycle - ks * ki, 0), ki);
+  auto kb_at = [&](int j) { return ki == 0 ? kb_begin + j : (j / ki) * kb_cycle + ks * ki + j % ki; };
+  const int n_first = min(stages, kb_count);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -683,9 +678,9 @@ __device__ __forceinline__ void wgmma_tma_body(
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  for (int kb = kb_begin; kb < kb_end; ++kb) {
+  for (int j = 0; j < kb_count; ++j) {
     mbar_wait(full_bar(s), phase);
-    if (kb == kb_begin) {
+    if (j == 0) {
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
@@ -697,7 +692,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
-    if (kb > kb_begin) {
+    if (j > 0) {
       if (mc == 1) {
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
       } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
@@ -794,8 +789,8 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                      __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int mc, int stages,
-                     int x_rows, int kr, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, kr, red, ws, flags, stamps,
+                     int x_rows, int ki, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, ki, red, ws, flags, stamps,
                             nullptr);
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
@@ -804,9 +799,9 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
-                          int stages, int x_rows, int kr, int /*red*/, float* ws, unsigned* flags,
+                          int stages, int x_rows, int ki, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, kr, /*red=*/5, ws,
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, ki, /*red=*/5, ws,
                             flags, stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
@@ -815,9 +810,9 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_work_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                               __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int stages, int x_rows,
-                              int kr, unsigned* flags, unsigned long long* __restrict__ stamps,
+                              int ki, unsigned* flags, unsigned long long* __restrict__ stamps,
                                 const __grid_constant__ work_table::Table table) {
-  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, kr, /*red=*/5,
+  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, ki, /*red=*/5,
                            nullptr, flags, stamps, &table);
 }
 

@@ -196,32 +196,32 @@ TEST(Methods, WgmmaTmaRk1Twins) {
             std::string::npos);
 }
 
-// kr1 / kr2 (E62: the k-blocks of a CTA's range in rotated order) are listed for every rk1 and
-// wt1 config and nothing else, applicable where their base is, and refused by name off red5 or
-// out of range.
-TEST(Methods, WgmmaTmaKrVariants) {
+// ki1 / ki2 (E63: the K splits interleaved in granules of 1 / 2 k-blocks) are listed for every
+// rk1 and wt1 config and nothing else, applicable where their base is, and refused by name off
+// red5 or out of range.
+TEST(Methods, WgmmaTmaKiVariants) {
   const DeviceInfo d = fake_h200();
   int variants = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0) continue;
-    const std::size_t at = c.find(".kr");
+    const std::size_t at = c.find(".ki");
     if (at == std::string::npos) continue;
     ++variants;
-    EXPECT_EQ(at + 4, c.size()) << c << ": kr is the last key";
+    EXPECT_EQ(at + 4, c.size()) << c << ": ki is the last key";
     const std::string base = c.substr(0, at);
     EXPECT_TRUE(base.find(".rk1") != std::string::npos || base.find(".wt1") != std::string::npos) << c;
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
     EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 1, 32, d),
               method_applicability(builtin_spec("pooler"), base, 1, 32, d)) << c;
   }
-  EXPECT_EQ(variants, 2 * 13);  // 12 rk1 configs and one wt1 config, kr1 and kr2 each
+  EXPECT_EQ(variants, 2 * 13);  // 12 rk1 configs and one wt1 config, ki1 and ki2 each
   const KernelFamily* fam = find_kernel_family("wgmma_tma");
   ASSERT_NE(fam, nullptr);
   auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, 64, d); };
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.kr1").find("need red5"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.kr3").find("kr must be"), std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.kr2"), "");
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ki1").find("need red5"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki3").find("ki must be"), std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki2"), "");
 }
 
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
