@@ -196,6 +196,11 @@ def time_paired_case(torch, F, timer, pk, family, m, pairs, min_copies):
     p_us = [us[2 * i + 1] if i % 2 == 0 else us[2 * i] for i in range(pairs)]
     ratios = [t / p for t, p in zip(t_us, p_us) if p > 0]
     del tg, pg, keep
+    if not ratios:  # every projkit replay at or below the replay overhead: say so, with the numbers
+        raise RuntimeError(f"{family} m={m}: no projkit-baseline replay above the replay overhead "
+                           f"({timer.overhead_us:.2f} us; {len(p_us)} pairs, projkit median "
+                           f"{statistics.median(p_us) if p_us else float('nan'):.2f} us, torch median "
+                           f"{statistics.median(t_us) if t_us else float('nan'):.2f} us after subtracting it)")
     return statistics.median(t_us), statistics.median(p_us), statistics.median(ratios), copies
 
 

@@ -94,15 +94,17 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        ki_(cfg.get("ki", 0)),
+        kord_(cfg.get("ki", 0) | (cfg.get("ko", 0) != 0 ? 4 : 0)),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1)) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (cfg.get("rk", 0) != 0 && (cfg.get("rk", 0) != 1 || red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
     if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    if (ki_ < 0 || ki_ > 2 || (ki_ != 0 && red_ != 5))
+    if (cfg.get("ki", 0) < 0 || cfg.get("ki", 0) > 2 || (cfg.get("ki", 0) != 0 && red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: ki must be 0, or 1 / 2 with red5");
+    if (cfg.get("ko", 0) != 0 && (cfg.get("ko", 0) != 1 || red_ != 5 || cfg.get("wt", 0) != 0))
+      throw Error(StatusCode::invalid_argument, "wgmma_tma: ko must be 0, or 1 with red5's equal split");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -206,7 +208,7 @@ class WgmmaTma final : public PreparedMethod {
     }
 #endif
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, ki_, red_,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, kord_, red_,
                                        probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
@@ -222,7 +224,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, table_kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, ki_, flags_.as<unsigned>(),
+                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, kord_, flags_.as<unsigned>(),
                                        stamps_, table_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_work_table_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_work_table_kernel launch");
@@ -248,7 +250,7 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int ki_;  // the K splits' k-blocks (E63): 0 contiguous ranges, g = 1 / 2 interleaved in granules of g
+  int kord_;  // k-block order (the body's kord): ki (E63) | ko (E64) << 2
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -456,6 +458,16 @@ std::vector<Config> wgmma_tma_configs() {
         c.params.push_back({"ki", ki});
         list.push_back(c);
       }
+  // ---- E64 (to screen): every rk1 config, and its ki1 twin, with the equal split's CTAs in
+  // K-split-major block order (ko1: CTA x takes N tile x % tiles and K split x / tiles, the order
+  // wt1's table uses; E58d measured that order at bm64 only, as part of the work table).
+  const std::size_t with_ki = list.size();
+  for (std::size_t i = 0; i < with_ki; ++i)
+    if (list[i].get("rk", 0) == 1 && list[i].get("ki", 0) != 2) {
+      Config c = list[i];
+      c.params.push_back({"ko", 1});
+      list.push_back(c);
+    }
   return list;
 }
 
@@ -501,6 +513,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (ki != 0 && red != 5) return "wgmma_tma: ki1 / ki2 need red5 (E63)";
   if (ki != 0 && int(spec.k / kBlockK) < ki * std::max(split, 1))
     return "wgmma_tma: ki needs at least one granule of k-blocks per K split";
+  const int ko = c.get("ko", 0);
+  if (ko != 0 && (ko != 1 || red != 5 || c.get("wt", 0) != 0))
+    return "wgmma_tma: ko must be 0 (tile-major blocks) or 1 (K-split-major blocks, red5's equal split only, E64)";
   const int rk = c.get("rk", 0);
   if (rk != 0 && (rk != 1 || red != 5)) return "wgmma_tma: rk must be 0, or 1 with red5 (red5's own entry point, E59)";
   const int wt = c.get("wt", 0);

@@ -480,10 +480,12 @@ __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k] (a __grid_constant__ parameter)
     __nv_bfloat16* __restrict__ y,  // [m][n_out] bf16
     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
-    int ki,   // the K splits' k-blocks (E63): 0 = contiguous ranges (split ks takes
-              // [ks * k_blocks / split, (ks + 1) * k_blocks / split)); g >= 1 = interleaved in
-              // granules of g k-blocks (split ks takes granules ks, ks + split, ks + 2 split, ..),
-              // so a tile's splits read neighbouring 128-B pieces of the same W rows at once
+    int kord,  // k-block order (E63, E64): bits 0-1 = ki, the K splits' k-blocks: 0 = contiguous
+               // ranges (split ks takes [ks * k_blocks / split, (ks + 1) * k_blocks / split)),
+               // g = 1 / 2 = interleaved in granules of g k-blocks (split ks takes granules ks,
+               // ks + split, ..), so a tile's splits read neighbouring 128-B pieces of the same W
+               // rows at once; bit 2 = ko, red5's equal split in K-split-major block order (CTA
+               // x: N tile x % tiles, K split x / tiles) instead of tile-major (x / split, x % split)
     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
               // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
               // E12) and 3 (L2 chain, E19) were removed
@@ -523,13 +525,19 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
+  const int ki = kord & 3;
+  const bool ksplit_major = atomic_combine && !kWorkTable && (kord & 4) != 0;  // ko1 (E64)
+  const unsigned work_x = red5_work_x(blockIdx.x, atomic_combine);
+  const unsigned tiles_x = gridDim.x / unsigned(split);  // red5's N tiles (mc = 1)
   const int crank = kWorkTable         ? work_table::member_of(work_e)
-                    : atomic_combine ? int(red5_work_x(blockIdx.x, true) % unsigned(split))
+                    : ksplit_major   ? int(work_x / tiles_x)
+                    : atomic_combine ? int(work_x % unsigned(split))
                                      : int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
-                          : (int(red5_work_x(blockIdx.x, atomic_combine) / unsigned(split * mc)) * mc + g) * BN;
+                    : ksplit_major ? int(work_x % tiles_x) * BN
+                                   : (int(work_x / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
   const int kb_begin = kWorkTable ? work_table::kb_begin_of(work_e) : int((int64_t(k_blocks) * ks) / split);
   const int kb_end = kWorkTable ? kb_begin + work_table::kb_count_of(work_e) : int((int64_t(k_blocks) * (ks + 1)) / split);
@@ -655,7 +663,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       const int tile = kWorkTable ? work_table::tile_of(work_e)  // one token tile
-                                  : int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
+                                  : int(blockIdx.y) * n_tiles + n0 / BN;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
                                      128 * kConsumerWGs);
@@ -789,8 +797,8 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                      __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int mc, int stages,
-                     int x_rows, int ki, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, ki, red, ws, flags, stamps,
+                     int x_rows, int kord, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, kord, red, ws, flags, stamps,
                             nullptr);
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
@@ -799,9 +807,9 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
-                          int stages, int x_rows, int ki, int /*red*/, float* ws, unsigned* flags,
+                          int stages, int x_rows, int kord, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, ki, /*red=*/5, ws,
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, kord, /*red=*/5, ws,
                             flags, stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
@@ -810,9 +818,9 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_work_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                               __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int stages, int x_rows,
-                              int ki, unsigned* flags, unsigned long long* __restrict__ stamps,
+                              int kord, unsigned* flags, unsigned long long* __restrict__ stamps,
                                 const __grid_constant__ work_table::Table table) {
-  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, ki, /*red=*/5,
+  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, kord, /*red=*/5,
                            nullptr, flags, stamps, &table);
 }
 

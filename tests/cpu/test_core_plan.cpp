@@ -206,7 +206,7 @@ TEST(Methods, WgmmaTmaKiVariants) {
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0) continue;
     const std::size_t at = c.find(".ki");
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos || c.find(".ko") != std::string::npos) continue;
     ++variants;
     EXPECT_EQ(at + 4, c.size()) << c << ": ki is the last key";
     const std::string base = c.substr(0, at);
@@ -222,6 +222,31 @@ TEST(Methods, WgmmaTmaKiVariants) {
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ki1").find("need red5"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki3").find("ki must be"), std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki2"), "");
+}
+
+// ko1 (E64: red5's equal split in K-split-major block order) is listed for every rk1 config and
+// its ki1 twin, as the last key; refused by name on the work table or off red5.
+TEST(Methods, WgmmaTmaKoVariants) {
+  const DeviceInfo d = fake_h200();
+  int variants = 0;
+  const std::vector<std::string> listed = list_method_configs();
+  for (const std::string& c : listed) {
+    if (c.rfind("wgmma_tma.", 0) != 0) continue;
+    const std::size_t at = c.find(".ko1");
+    if (at == std::string::npos) continue;
+    ++variants;
+    EXPECT_EQ(at + 4, c.size()) << c;
+    const std::string base = c.substr(0, at);
+    EXPECT_NE(base.find(".rk1"), std::string::npos) << c;
+    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
+  }
+  EXPECT_EQ(variants, 2 * 12);  // 12 rk1 configs, alone and with ki1
+  const KernelFamily* fam = find_kernel_family("wgmma_tma");
+  ASSERT_NE(fam, nullptr);
+  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, 32, d); };
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.wt1.ko1").find("ko must be"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ko1").find("ko must be"), std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.ko1"), "");
 }
 
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
