@@ -445,29 +445,25 @@ std::vector<Config> wgmma_tma_configs() {
   const std::size_t listed = list.size();
   for (std::size_t i = 0; i < listed; ++i)
     if (list[i].get("red", 0) == 5 && list[i].get("wt", 0) == 0) list.push_back(with_rk(list[i]));
-  // ---- E63 (to screen): every rk1 / wt1 config with its K splits interleaved (ki1: split ks
-  // takes k-blocks ks, ks + split, ..; ki2: pairs of k-blocks). E62 rotated each N tile's start
-  // within its range, spreading the CTAs over more K windows at once, and lost 1-6 % at every
-  // plan shape; so the opposite: the splits of a tile read neighbouring 128-B pieces of the
-  // same W rows (one 256-B L2 promotion, one DRAM page) at the same time.
+  // ---- E63 / E64: the K splits interleaved (ki1: split ks takes k-blocks ks, ks + split, ..) on
+  // the rk1 configs of the 128..256-token tiles, alone and in K-split-major block order (ko1: CTA x
+  // takes N tile x % tiles and K split x / tiles). Same binary, 200 pairs, against the rk1 config
+  // (ledger session 17): ki1 +1.1..+2.5 % at pooler bm192.split4 M 72 / 96 (+0.2 / -0.2 at
+  // 160 / 192), bm256.split4 M 224 / 256, qkv bm192 / bm256.split7 M 160..256, unpooler
+  // bm128.split2 M 80..128 and bm256.split2 M 240 / 256; it loses 1.3-1.7 % at unpooler
+  // bm192.split2 and 5.5 % at qkv bm128.split4. ko1 on ki1 adds 1.6-2.3 % at qkv split7 M 192 /
+  // 256 and loses 4.7-10.5 % at pooler / unpooler M 128. Not listed after measurement: ki1 on the
+  // bm64 tiles and on wt1 (-3.4..-13 %), ki2 (pairs of k-blocks: -7.1..+0.2 %), ko1 without ki1
+  // (-0.5..+0.1 %), and E62's rotated ranges (kr1 / kr2: -5.8..+0.4 %).
   const std::size_t with_entry = list.size();
   for (std::size_t i = 0; i < with_entry; ++i)
-    if (list[i].get("rk", 0) == 1 || list[i].get("wt", 0) == 1)
-      for (int ki : {1, 2}) {
+    if (list[i].get("rk", 0) == 1 && list[i].get("bm", 0) >= 128)
+      for (int ko : {0, 1}) {
         Config c = list[i];
-        c.params.push_back({"ki", ki});
+        c.params.push_back({"ki", 1});
+        if (ko) c.params.push_back({"ko", 1});
         list.push_back(c);
       }
-  // ---- E64 (to screen): every rk1 config, and its ki1 twin, with the equal split's CTAs in
-  // K-split-major block order (ko1: CTA x takes N tile x % tiles and K split x / tiles, the order
-  // wt1's table uses; E58d measured that order at bm64 only, as part of the work table).
-  const std::size_t with_ki = list.size();
-  for (std::size_t i = 0; i < with_ki; ++i)
-    if (list[i].get("rk", 0) == 1 && list[i].get("ki", 0) != 2) {
-      Config c = list[i];
-      c.params.push_back({"ko", 1});
-      list.push_back(c);
-    }
   return list;
 }
 

@@ -196,56 +196,42 @@ TEST(Methods, WgmmaTmaRk1Twins) {
             std::string::npos);
 }
 
-// ki1 / ki2 (E63: the K splits interleaved in granules of 1 / 2 k-blocks) are listed for every
-// rk1 and wt1 config and nothing else, applicable where their base is, and refused by name off
-// red5 or out of range.
-TEST(Methods, WgmmaTmaKiVariants) {
+// ki1 (E63: the K splits interleaved) is listed for the rk1 configs of the 128..256-token tiles,
+// alone and with ko1 (E64: K-split-major block order), as the last keys; each variant is
+// applicable where its rk1 base is; ki / ko are refused by name off red5, out of range, or (ko)
+// on the work table.
+TEST(Methods, WgmmaTmaKiKoVariants) {
   const DeviceInfo d = fake_h200();
-  int variants = 0;
+  int ki1 = 0, ko1 = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0) continue;
     const std::size_t at = c.find(".ki");
-    if (at == std::string::npos || c.find(".ko") != std::string::npos) continue;
-    ++variants;
-    EXPECT_EQ(at + 4, c.size()) << c << ": ki is the last key";
+    if (at == std::string::npos) {
+      EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
+      continue;
+    }
+    const bool ko = c.size() >= 4 && c.compare(c.size() - 4, 4, ".ko1") == 0;
+    (ko ? ko1 : ki1) += 1;
+    EXPECT_EQ(c.substr(at, ko ? 8 : 4), ko ? ".ki1.ko1" : ".ki1") << c << ": ki1 (and ko1) are the last keys";
+    EXPECT_EQ(at + (ko ? 8 : 4), c.size()) << c;
     const std::string base = c.substr(0, at);
-    EXPECT_TRUE(base.find(".rk1") != std::string::npos || base.find(".wt1") != std::string::npos) << c;
+    EXPECT_EQ(base.compare(base.size() - 4, 4, ".rk1"), 0) << c;
+    EXPECT_EQ(base.find(".bm64."), std::string::npos) << c << ": not listed for the 64-token tile";
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 1, 32, d),
-              method_applicability(builtin_spec("pooler"), base, 1, 32, d)) << c;
+    EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 65, 128, d),
+              method_applicability(builtin_spec("pooler"), base, 65, 128, d)) << c;
   }
-  EXPECT_EQ(variants, 2 * 13);  // 12 rk1 configs and one wt1 config, ki1 and ki2 each
-  const KernelFamily* fam = find_kernel_family("wgmma_tma");
-  ASSERT_NE(fam, nullptr);
-  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, 64, d); };
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ki1").find("need red5"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki3").find("ki must be"), std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki2"), "");
-}
-
-// ko1 (E64: red5's equal split in K-split-major block order) is listed for every rk1 config and
-// its ki1 twin, as the last key; refused by name on the work table or off red5.
-TEST(Methods, WgmmaTmaKoVariants) {
-  const DeviceInfo d = fake_h200();
-  int variants = 0;
-  const std::vector<std::string> listed = list_method_configs();
-  for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0) continue;
-    const std::size_t at = c.find(".ko1");
-    if (at == std::string::npos) continue;
-    ++variants;
-    EXPECT_EQ(at + 4, c.size()) << c;
-    const std::string base = c.substr(0, at);
-    EXPECT_NE(base.find(".rk1"), std::string::npos) << c;
-    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-  }
-  EXPECT_EQ(variants, 2 * 12);  // 12 rk1 configs, alone and with ki1
+  EXPECT_EQ(ki1, 9);  // the rk1 configs of bm 128 / 192 / 256
+  EXPECT_EQ(ko1, 9);
   const KernelFamily* fam = find_kernel_family("wgmma_tma");
   ASSERT_NE(fam, nullptr);
   auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, 32, d); };
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ki1").find("need red5"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki3").find("ki must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.wt1.ko1").find("ko must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ko1").find("ko must be"), std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki2"), "");  // measured, not listed
   EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.ko1"), "");
 }
 
