@@ -2,13 +2,16 @@
 # Plan A/B (session 15, after run Q): the default workload under plan O (run O's, session 13) and
 # plan Q (pooler M 6..32 and unpooler M 17..64 on wgmma_tma ...red5.wt1) in one binary on one
 # machine, 200 pairs, O Q Q O; the score and each case's ratio, Q against O.
-# Usage: tools/experiments/plan_ab_q.sh BIN OUT_DIR PLAN_O PLAN_Q   (~2 min)
+# With BIN_Q set (session 17), the Q side runs that binary instead of BIN: a binary A/B (pass the
+# same plan twice).
+# Usage: [BIN_Q=DIR] tools/experiments/plan_ab_q.sh BIN OUT_DIR PLAN_O PLAN_Q   (~2 min)
 set -u
 BIN=${1:?}; O=${2:?}; PO=${3:?}; PQ=${4:?}; mkdir -p "$O"
+BQ=${BIN_Q:-$BIN}
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 for r in O1 Q1 Q2 O2; do
-  case $r in O*) P=$PO;; Q*) P=$PQ;; esac
-  timeout 120 "$BIN/projkit" bench --pairs 200 --plan "$P" --json "$O/ab-$r.json" >"$O/ab-$r.txt" 2>&1 || echo "ab $r rc=$?"
+  case $r in O*) P=$PO; B=$BIN;; Q*) P=$PQ; B=$BQ;; esac
+  timeout 120 "$B/projkit" bench --pairs 200 --plan "$P" --json "$O/ab-$r.json" >"$O/ab-$r.txt" 2>&1 || echo "ab $r rc=$?"
 done
 python3 - "$O" <<'PY' | tee "$O/ab-summary.txt"
 import json, sys, os, math
