@@ -53,11 +53,11 @@ using namespace wgmma_tma;
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int, int,
+using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, int, int,
                           float*, unsigned*, unsigned long long*);
 
 // The work table entry point (wt1, E58): no split / mc / red / ws parameters.
-using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, int, unsigned*,
+using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
                                unsigned long long*, work_table::Table);
 TableKernelFn table_kernel_for(int bm) {
   return bm == 64 ? wgmma_tma_work_table_kernel<64> : nullptr;  // the only listed wt1 token tile
@@ -70,19 +70,31 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 
 // One instantiation per token tile (the wgmma N) and entry point: wgmma_tma_kernel (split,
 // stages, red and mc are runtime values) or, with red5_entry (config key rk1, E59),
-// wgmma_tma_red5_kernel (red = 5 and mc = 1 compiled in). BN is fixed at kBlockN = 128 W rows
-// per CTA (BN = 256, two m64 wgmmas per consumer warpgroup, measured slower everywhere in
-// issue 6 E10 and removed; its code is in 35399d9).
-KernelFn kernel_for(int bm, int bn, bool red5_entry = false) {
-  if (bn != kBlockN) return nullptr;
+// wgmma_tma_red5_kernel (red = 5 and mc = 1 compiled in), whose k-block order kord (config keys
+// ki1 | ko1 << 2, E63 / E64) is instantiated for the 128..256-token tiles only (what the config
+// list names). BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
+// warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
+template <int BM>
+KernelFn red5_kernel_for(int kord) {
+  if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
+  if constexpr (BM >= 128) {
+    if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
+    if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
+  }
+  return nullptr;
+}
+KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
+  if (bn != kBlockN || (kord != 0 && !red5_entry)) return nullptr;
   switch (bm) {
-    case 64: return red5_entry ? wgmma_tma_red5_kernel<64> : wgmma_tma_kernel<64>;
-    case 128: return red5_entry ? wgmma_tma_red5_kernel<128> : wgmma_tma_kernel<128>;
-    case 192: return red5_entry ? wgmma_tma_red5_kernel<192> : wgmma_tma_kernel<192>;
-    case 256: return red5_entry ? wgmma_tma_red5_kernel<256> : wgmma_tma_kernel<256>;  // red4 / red5 (E21, E24)
+    case 64: return red5_entry ? red5_kernel_for<64>(kord) : wgmma_tma_kernel<64>;
+    case 128: return red5_entry ? red5_kernel_for<128>(kord) : wgmma_tma_kernel<128>;
+    case 192: return red5_entry ? red5_kernel_for<192>(kord) : wgmma_tma_kernel<192>;
+    case 256: return red5_entry ? red5_kernel_for<256>(kord) : wgmma_tma_kernel<256>;  // red4 / red5 (E21, E24)
     default: return nullptr;
   }
 }
+// The k-block order of a config (the kernel's KORD): ki | ko << 2.
+int kord_of(const Config& c) { return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0); }
 
 class WgmmaTma final : public PreparedMethod {
  public:
@@ -94,17 +106,14 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
-        kord_(cfg.get("ki", 0) | (cfg.get("ko", 0) != 0 ? 4 : 0)),
         encode_(tensor_map::encoder()),
-        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1)) {
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1, kord_of(cfg))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (cfg.get("rk", 0) != 0 && (cfg.get("rk", 0) != 1 || red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
-    if (!kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128");
-    if (cfg.get("ki", 0) < 0 || cfg.get("ki", 0) > 2 || (cfg.get("ki", 0) != 0 && red_ != 5))
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: ki must be 0, or 1 / 2 with red5");
-    if (cfg.get("ko", 0) != 0 && (cfg.get("ko", 0) != 1 || red_ != 5 || cfg.get("wt", 0) != 0))
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: ko must be 0, or 1 with red5's equal split");
+    if (!kernel_)
+      throw Error(StatusCode::unsupported,
+                  "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128)");
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -208,7 +217,7 @@ class WgmmaTma final : public PreparedMethod {
     }
 #endif
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, kord_, red_,
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
                                        probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
@@ -224,7 +233,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.attrs = &attr;
     lc.numAttrs = 1;
     cudaError_t e = cudaLaunchKernelEx(&lc, table_kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, kord_, flags_.as<unsigned>(),
+                                       int(a.n_out), int(spec_.k / kBlockK), stages_, x_rows, flags_.as<unsigned>(),
                                        stamps_, table_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_work_table_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_work_table_kernel launch");
@@ -250,7 +259,6 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  int kord_;  // k-block order (the body's kord): ki (E63) | ko (E64) << 2
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -447,14 +455,15 @@ std::vector<Config> wgmma_tma_configs() {
     if (list[i].get("red", 0) == 5 && list[i].get("wt", 0) == 0) list.push_back(with_rk(list[i]));
   // ---- E63 / E64: the K splits interleaved (ki1: split ks takes k-blocks ks, ks + split, ..) on
   // the rk1 configs of the 128..256-token tiles, alone and in K-split-major block order (ko1: CTA x
-  // takes N tile x % tiles and K split x / tiles). Same binary, 200 pairs, against the rk1 config
-  // (ledger session 17): ki1 +1.1..+2.5 % at pooler bm192.split4 M 72 / 96 (+0.2 / -0.2 at
-  // 160 / 192), bm256.split4 M 224 / 256, qkv bm192 / bm256.split7 M 160..256, unpooler
-  // bm128.split2 M 80..128 and bm256.split2 M 240 / 256; it loses 1.3-1.7 % at unpooler
-  // bm192.split2 and 5.5 % at qkv bm128.split4. ko1 on ki1 adds 1.6-2.3 % at qkv split7 M 192 /
-  // 256 and loses 4.7-10.5 % at pooler / unpooler M 128. Not listed after measurement: ki1 on the
-  // bm64 tiles and on wt1 (-3.4..-13 %), ki2 (pairs of k-blocks: -7.1..+0.2 %), ko1 without ki1
-  // (-0.5..+0.1 %), and E62's rotated ranges (kr1 / kr2: -5.8..+0.4 %).
+  // takes N tile x % tiles and K split x / tiles). Same binary, 200 pairs, against the rk1 config,
+  // with the order as run-time values (ledger session 17): ki1 +1.1..+2.5 % at pooler bm192.split4
+  // M 72 / 96 (+0.2 / -0.2 at 160 / 192), bm256.split4 M 224 / 256, qkv bm192 / bm256.split7
+  // M 160..256, unpooler bm128.split2 M 80..128 and bm256.split2 M 240 / 256; it loses 1.3-1.7 % at
+  // unpooler bm192.split2 and 5.5 % at qkv bm128.split4. ko1 on ki1 adds 1.6-2.3 % at qkv split7
+  // M 192 / 256 and loses 4.7-10.5 % at pooler / unpooler M 128. Not listed after measurement: ki1
+  // on the bm64 tiles and on wt1 (-3.4..-13 %), ki2 (pairs of k-blocks: -7.1..+0.2 %), ko1 without
+  // ki1 (-0.5..+0.1 %), and E62's rotated ranges (-5.8..+0.4 %). The compile-time form here is
+  // not measured yet (the run-time form cost 0.2-2.3 % on every kernel, call 8).
   const std::size_t with_entry = list.size();
   for (std::size_t i = 0; i < with_entry; ++i)
     if (list[i].get("rk", 0) == 1 && list[i].get("bm", 0) >= 128)
@@ -504,18 +513,15 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
                std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
-  const int ki = c.get("ki", 0);
-  if (ki < 0 || ki > 2) return "wgmma_tma: ki must be 0 (contiguous K ranges) or 1 / 2 (K splits interleaved in granules of 1 / 2 k-blocks)";
-  if (ki != 0 && red != 5) return "wgmma_tma: ki1 / ki2 need red5 (E63)";
-  if (ki != 0 && int(spec.k / kBlockK) < ki * std::max(split, 1))
-    return "wgmma_tma: ki needs at least one granule of k-blocks per K split";
-  const int ko = c.get("ko", 0);
-  if (ko != 0 && (ko != 1 || red != 5 || c.get("wt", 0) != 0))
-    return "wgmma_tma: ko must be 0 (tile-major blocks) or 1 (K-split-major blocks, red5's equal split only, E64)";
   const int rk = c.get("rk", 0);
   if (rk != 0 && (rk != 1 || red != 5)) return "wgmma_tma: rk must be 0, or 1 with red5 (red5's own entry point, E59)";
   const int wt = c.get("wt", 0);
   if (wt != 0 && rk != 0) return "wgmma_tma: wt1 and rk1 are two entry points; a config names one";
+  const int ki = c.get("ki", 0), ko = c.get("ko", 0);
+  if (ki != 0 && ki != 1) return "wgmma_tma: ki must be 0 (contiguous K ranges) or 1 (K splits interleaved, E63)";
+  if (ko != 0 && ko != 1) return "wgmma_tma: ko must be 0 (tile-major blocks) or 1 (K-split-major blocks, E64)";
+  if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))
+    return "wgmma_tma: ki1 and ki1.ko1 are instantiated for rk1 (red5's own entry point) at bm 128, 192, 256; ko1 needs ki1";
   if (wt != 0) {  // work table (E58)
     if (wt != 1) return "wgmma_tma: wt must be 0 (tile-major equal split) or 1 (work table, E58)";
     if (red != 5) return "wgmma_tma: wt1 needs red5 (bf16 atomics, no cluster)";

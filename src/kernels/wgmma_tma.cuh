@@ -474,18 +474,21 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // is the equal split in tile-major order (wgmma_tma_kernel; wgmma_tma_red5_kernel with red5 and
 // mc = 1 as constants, E59), true takes this CTA's work from the work table
 // (wgmma_tma_work_table_kernel, red5 only, ledger E58).
-template <int BM, bool kWorkTable>
+// kKI, kKO (red5's equal split only; wgmma_tma_red5_kernel's KORD, ledger E63 / E64; compile-time,
+// because the same choice as run-time values cost 0.2-2.3 % on the kernels that did not use it,
+// session 17 call 8):
+//   kKI = 0: K split ks takes the contiguous k-blocks [ks * k_blocks / split, (ks + 1) * ..);
+//   kKI = g > 0: the K splits are interleaved in granules of g k-blocks (split ks takes granules
+//     ks, ks + split, ks + 2 split, ..), so a tile's splits read neighbouring 128-B pieces of the
+//     same W rows at the same time. The loads are numbered v = 0..count-1 and load kb_of(v).
+//   kKO: CTA x takes N tile x % tiles and K split x / tiles (K-split-major block order) instead
+//     of tile x / split and K split x % split.
+template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k] (a __grid_constant__ parameter)
     const CUtensorMap& tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k] (a __grid_constant__ parameter)
     __nv_bfloat16* __restrict__ y,  // [m][n_out] bf16
     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
-    int kord,  // k-block order (E63, E64): bits 0-1 = ki, the K splits' k-blocks: 0 = contiguous
-               // ranges (split ks takes [ks * k_blocks / split, (ks + 1) * k_blocks / split)),
-               // g = 1 / 2 = interleaved in granules of g k-blocks (split ks takes granules ks,
-               // ks + split, ..), so a tile's splits read neighbouring 128-B pieces of the same W
-               // rows at once; bit 2 = ko, red5's equal split in K-split-major block order (CTA
-               // x: N tile x % tiles, K split x / tiles) instead of tile-major (x / split, x % split)
     int red,  // split-K combine: 0 = pull peers' rows over DSMEM, 2 = through L2: fp32 slots
               // in `ws` (E13), 4 = as 0 with bf16 partials (E20); 1 (bulk-copy push,
               // E12) and 3 (L2 chain, E19) were removed
@@ -500,6 +503,8 @@ __device__ __forceinline__ void wgmma_tma_body(
   constexpr int kWBytes = w_tile_bytes(BN);
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
+  static_assert(kKI >= 0 && kKI <= 2, "kKI: 0 (contiguous K ranges) or a granule of 1 or 2 k-blocks");
+  static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -525,30 +530,32 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
-  const int ki = kord & 3;
-  const bool ksplit_major = atomic_combine && !kWorkTable && (kord & 4) != 0;  // ko1 (E64)
-  const unsigned work_x = red5_work_x(blockIdx.x, atomic_combine);
-  const unsigned tiles_x = gridDim.x / unsigned(split);  // red5's N tiles (mc = 1)
   const int crank = kWorkTable         ? work_table::member_of(work_e)
-                    : ksplit_major   ? int(work_x / tiles_x)
-                    : atomic_combine ? int(work_x % unsigned(split))
+                    : kKO            ? int(red5_work_x(blockIdx.x, true) / (gridDim.x / unsigned(split)))
+                    : atomic_combine ? int(red5_work_x(blockIdx.x, true) % unsigned(split))
                                      : int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
-                    : ksplit_major ? int(work_x % tiles_x) * BN
-                                   : (int(work_x / unsigned(split * mc)) * mc + g) * BN;
+                 : kKO      ? int(red5_work_x(blockIdx.x, true) % (gridDim.x / unsigned(split))) * BN
+                            : (int(red5_work_x(blockIdx.x, atomic_combine) / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
-  const int kb_begin = kWorkTable ? work_table::kb_begin_of(work_e) : int((int64_t(k_blocks) * ks) / split);
-  const int kb_end = kWorkTable ? kb_begin + work_table::kb_count_of(work_e) : int((int64_t(k_blocks) * (ks + 1)) / split);
-  // E63: this CTA's k-block count and its j-th k-block (j in [0, kb_count)), loaded in that order;
-  // the consumers only count stages. Interleaved (ki = g): a cycle of g * split k-blocks gives g
-  // to each split; the last, partial cycle gives the first splits what is left of it.
-  const int kb_cycle = ki * split;
-  const int kb_count = ki == 0 ? kb_end - kb_begin
-                               : (k_blocks / kb_cycle) * ki + min(max(k_blocks % kb_cycle - ks * ki, 0), ki);
-  auto kb_at = [&](int j) { return ki == 0 ? kb_begin + j : (j / ki) * kb_cycle + ks * ki + j % ki; };
-  const int n_first = min(stages, kb_count);  // k-blocks of the first ring fill
+  // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
+  // itself for contiguous ranges; with kKI > 0 the numbers are 0..count-1 (a cycle of kKI * split
+  // k-blocks gives kKI to each split; the last, partial cycle gives its first splits what is left).
+  const int kb_begin = kKI != 0     ? 0
+                       : kWorkTable ? work_table::kb_begin_of(work_e)
+                                    : int((int64_t(k_blocks) * ks) / split);
+  const int kb_end = kKI != 0 ? (k_blocks / (kKI * split)) * kKI + min(max(k_blocks % (kKI * split) - ks * kKI, 0), kKI)
+                     : kWorkTable ? kb_begin + work_table::kb_count_of(work_e)
+                                  : int((int64_t(k_blocks) * (ks + 1)) / split);
+  auto kb_of = [&](int v) {
+    if constexpr (kKI == 0)
+      return v;
+    else
+      return (v / kKI) * (kKI * split) + ks * kKI + v % kKI;
+  };
+  const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -608,8 +615,8 @@ __device__ __forceinline__ void wgmma_tma_body(
       const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
       for (int j = 0; j < n_first; ++j) {
         mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
-        if (!(probe & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), kb_at(j) * kBlockK, n0, pol_w);
-        if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_at(j) * kBlockK, m0, pol_x);
+        if (!(probe & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), kb_of(kb_begin + j) * kBlockK, n0, pol_w);
+        if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -639,14 +646,13 @@ __device__ __forceinline__ void wgmma_tma_body(
       const unsigned probe = probe_skip();            // P13 bits (0 outside stamps-build probes)
       int s = skip % stages;
       uint32_t phase = uint32_t(skip / stages);
-      for (int j = skip; j < kb_count; ++j) {
-        const int kb = kb_at(j);
-        if (j >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
+      for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
+        if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
-        if (!(probe & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb * kBlockK, n0, pol_w);
+        if (!(probe & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb_of(kb) * kBlockK, n0, pol_w);
         if (!(probe & 1u)) {
           if (mc == 1)
-            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb * kBlockK, m0, pol_x);
+            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, m0, pol_x);
           else
             tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s),
                                   kb * kBlockK, m0 + g * slice_rows, mask, pol_x);
@@ -663,7 +669,8 @@ __device__ __forceinline__ void wgmma_tma_body(
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       const int tile = kWorkTable ? work_table::tile_of(work_e)  // one token tile
-                                  : int(blockIdx.y) * n_tiles + n0 / BN;
+                         : kKO        ? int(blockIdx.y) * n_tiles + n0 / BN
+                                      : int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
                                      128 * kConsumerWGs);
@@ -686,9 +693,9 @@ __device__ __forceinline__ void wgmma_tma_body(
 
   int s = 0, prev_s = 0;
   uint32_t phase = 0;
-  for (int j = 0; j < kb_count; ++j) {
+  for (int kb = kb_begin; kb < kb_end; ++kb) {
     mbar_wait(full_bar(s), phase);
-    if (j == 0) {
+    if (kb == kb_begin) {
       stamp(1);  // first stage landed
       if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
@@ -700,7 +707,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       wgmma_m64k16<BM>(acc, desc_k_sw128(a_base + 32u * k), desc_k_sw128(b_base + 32u * k));
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
-    if (j > 0) {
+    if (kb > kb_begin) {
       if (mc == 1) {
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
       } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
@@ -797,20 +804,22 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                      __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int mc, int stages,
-                     int x_rows, int kord, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, kord, red, ws, flags, stamps,
+                     int x_rows, int red, float* ws, unsigned* flags, unsigned long long* __restrict__ stamps) {
+  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, mc, stages, x_rows, red, ws, flags, stamps,
                             nullptr);
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
 // with red5, without the cluster / DSMEM / L2-slot paths in its code (mc and red are ignored).
-template <int BM>
+// KORD = kKI | kKO << 2 (the body's k-block order; config keys ki1, ko1; E63 / E64): 0 is the
+// contiguous K ranges in tile-major block order.
+template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
-                          int stages, int x_rows, int kord, int /*red*/, float* ws, unsigned* flags,
+                          int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, kord, /*red=*/5, ws,
-                            flags, stamps, nullptr);
+  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
+                                                      x_rows, /*red=*/5, ws, flags, stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table.
@@ -818,9 +827,9 @@ template <int BM>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_work_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                               __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int stages, int x_rows,
-                              int kord, unsigned* flags, unsigned long long* __restrict__ stamps,
+                              unsigned* flags, unsigned long long* __restrict__ stamps,
                                 const __grid_constant__ work_table::Table table) {
-  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, kord, /*red=*/5,
+  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, /*red=*/5,
                            nullptr, flags, stamps, &table);
 }
 

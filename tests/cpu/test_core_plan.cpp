@@ -198,8 +198,8 @@ TEST(Methods, WgmmaTmaRk1Twins) {
 
 // ki1 (E63: the K splits interleaved) is listed for the rk1 configs of the 128..256-token tiles,
 // alone and with ko1 (E64: K-split-major block order), as the last keys; each variant is
-// applicable where its rk1 base is; ki / ko are refused by name off red5, out of range, or (ko)
-// on the work table.
+// applicable where its rk1 base is; ki / ko are refused by name out of range or where no kernel
+// is instantiated (off rk1, bm 64, ko1 without ki1).
 TEST(Methods, WgmmaTmaKiKoVariants) {
   const DeviceInfo d = fake_h200();
   int ki1 = 0, ko1 = 0;
@@ -226,13 +226,13 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   EXPECT_EQ(ko1, 9);
   const KernelFamily* fam = find_kernel_family("wgmma_tma");
   ASSERT_NE(fam, nullptr);
-  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, 32, d); };
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ki1").find("need red5"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki3").find("ki must be"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.wt1.ko1").find("ko must be"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.ko1").find("ko must be"), std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki2"), "");  // measured, not listed
-  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.ko1"), "");
+  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 65, 128, d); };
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red4.ki1").find("instantiated for rk1"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.ki1").find("instantiated for rk1"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki2").find("ki must be"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ko1").find("ko1 needs ki1"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1").find("bm 128, 192, 256"), std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.ko1"), "");
 }
 
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
