@@ -6,14 +6,7 @@
 # Usage: tools/experiments/call3_s17.sh BIN OUT_DIR   (~4 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
-P=wgmma_tma.bn128
-P192=$P.bm192.split4.mc1.stages5.xfit1.red5.rk1
-P256=$P.bm256.split4.mc1.stages4.xfit1.red5.rk1
-Q192=$P.bm192.split7.mc1.stages5.xfit1.red5.rk1
-Q256=$P.bm256.split7.mc1.stages4.xfit1.red5.rk1
-U128=$P.bm128.split2.mc1.stages6.xfit1.red5.rk1
-U192=$P.bm192.split2.mc1.stages5.xfit1.red5.rk1
-U256=$P.bm256.split2.mc1.stages4.xfit1.red5.rk1
+. tools/experiments/red5_ab_lib.sh
 cases=""
 for m in 72 96 128 160 192; do cases+=" pooler:$m:$P192,$P192.ki1"; done
 for m in 224 256; do cases+=" pooler:$m:$P256,$P256.ki1"; done

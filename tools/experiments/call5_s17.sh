@@ -14,31 +14,16 @@ echo "rc=$?"; tail -4 "$O/fidelity-stripped.txt"
 echo "== fidelity, unstripped library ($(date +%T))"
 python3 tools/baseline_fidelity.py "$BIN2/projkit" --paired --json "$O/fidelity-unstripped.json" >"$O/fidelity-unstripped.txt" 2>&1
 echo "rc=$?"; tail -4 "$O/fidelity-unstripped.txt"
-echo "== gpu tests ($(date +%T))"
-timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gtest.txt" 2>&1
-echo "rc=$?"; grep -E "^\[  (PASSED|FAILED) " "$O/gtest.txt"
-P=wgmma_tma.bn128
-Q64=$P.bm64.split4.mc1.stages8.xfit1.red5.rk1
-Q128=$P.bm128.split4.mc1.stages6.xfit1.red5.rk1
-Q192=$P.bm192.split7.mc1.stages5.xfit1.red5.rk1.ki1
-Q256=$P.bm256.split7.mc1.stages4.xfit1.red5.rk1.ki1
-P64=$P.bm64.split2.mc1.stages8.xfit1.red5.rk1
-P192=$P.bm192.split4.mc1.stages5.xfit1.red5.rk1.ki1
-P256=$P.bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1
-U128=$P.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1
-U192=$P.bm192.split2.mc1.stages5.xfit1.red5.rk1
-U256=$P.bm256.split2.mc1.stages4.xfit1.red5.rk1.ki1
-echo "== check ($(date +%T))"
-for c in "qkv 1..64 $Q64" "qkv 65..128 $Q128" "qkv 129..256 $Q256" "pooler 33..64 $P64" "pooler 65..192 $P192" \
-         "pooler 193..256 $P256" "unpooler 65..128 $U128" "unpooler 129..192 $U192" "unpooler 224..256 $U256"; do
-  read -r f r cfg <<<"$c"
-  timeout 60 "$BIN/projkit" check --method "$cfg.ko1" --families "$f" --m "$r" >"$O/check-$f-$r.txt" 2>&1
-  echo "check $f $r ko1 rc=$? | $(tail -1 "$O/check-$f-$r.txt")"
-done
+. tools/experiments/red5_ab_lib.sh
+red5_suite "$BIN" "$O"
+red5_checks "$BIN" "$O" ".ko1" "qkv 1..64 $Q64" "qkv 65..128 $Q128" "qkv 129..256 $Q256.ki1" "pooler 33..64 $P64" \
+  "pooler 65..192 $P192.ki1" "pooler 193..256 $P256.ki1" "unpooler 65..128 $U128.ki1" "unpooler 129..192 $U192" \
+  "unpooler 224..256 $U256.ki1"
 echo "== E64 A/B ($(date +%T))"
-CASES="qkv:8:$Q64,$Q64.ko1 qkv:32:$Q64,$Q64.ko1 qkv:128:$Q128,$Q128.ko1 qkv:192:$Q192,$Q192.ko1 qkv:256:$Q256,$Q256.ko1
-pooler:64:$P64,$P64.ko1 pooler:128:$P192,$P192.ko1 pooler:256:$P256,$P256.ko1
-unpooler:128:$U128,$U128.ko1 unpooler:192:$U192,$U192.ko1 unpooler:256:$U256,$U256.ko1" \
+CASES="qkv:8:$Q64,$Q64.ko1 qkv:32:$Q64,$Q64.ko1 qkv:128:$Q128,$Q128.ko1 qkv:192:$Q192.ki1,$Q192.ki1.ko1
+qkv:256:$Q256.ki1,$Q256.ki1.ko1 pooler:64:$P64,$P64.ko1 pooler:128:$P192.ki1,$P192.ki1.ko1
+pooler:256:$P256.ki1,$P256.ki1.ko1 unpooler:128:$U128.ki1,$U128.ki1.ko1 unpooler:192:$U192,$U192.ko1
+unpooler:256:$U256.ki1,$U256.ki1.ko1" \
   PAIRS=200 TAG=e64 tools/experiments/ab_configs.sh "$BIN" "$O" >/dev/null
 tar cJf "$O/logs.tar.xz" -C "$O" $(cd "$O" && ls check-*.txt gtest.txt fidelity-*) && rm -f "$O"/check-*.txt "$O"/gtest.txt "$O"/fidelity-*
 echo "== summary ($(date +%T))"

@@ -8,13 +8,9 @@
 # Usage: tools/experiments/call7_s17.sh BIN OUT_DIR   (~1 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
-P=wgmma_tma.bn128
-Q64=$P.bm64.split4.mc1.stages8.xfit1.red5.rk1
+. tools/experiments/red5_ab_lib.sh
 Q64s7=$P.bm64.split7.mc1.stages8.xfit1.red5.rk1.ki1.ko1
-Q128=$P.bm128.split4.mc1.stages6.xfit1.red5.rk1
 Q128s7=$P.bm128.split7.mc1.stages6.xfit1.red5.rk1.ki1.ko1
-P64=$P.bm64.split2.mc1.stages8.xfit1.red5.rk1
-U192=$P.bm192.split2.mc1.stages5.xfit1.red5.rk1
 CASES="qkv:32:$Q64,$Q64.ki1.ko1,$Q64s7 qkv:64:$Q64,$Q64.ki1.ko1,$Q64s7 qkv:96:$Q128,$Q128.ki1.ko1,$Q128s7
 qkv:128:$Q128,$Q128.ki1.ko1,$Q128s7 pooler:48:$P64,$P64.ki1,$P64.ki1.ko1 pooler:64:$P64,$P64.ki1,$P64.ki1.ko1
 unpooler:160:$U192,$U192.ki1.ko1 unpooler:192:$U192,$U192.ki1.ko1" \

@@ -9,23 +9,11 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-echo "== gpu tests ($(date +%T))"
-timeout 120 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gtest.txt" 2>&1
-echo "rc=$?"; grep -E "^\[  (PASSED|FAILED) " "$O/gtest.txt"
-P=wgmma_tma.bn128
-P192=$P.bm192.split4.mc1.stages5.xfit1.red5.rk1
-P256=$P.bm256.split4.mc1.stages4.xfit1.red5.rk1
-Q192=$P.bm192.split7.mc1.stages5.xfit1.red5.rk1
-Q256=$P.bm256.split7.mc1.stages4.xfit1.red5.rk1
-U128=$P.bm128.split2.mc1.stages6.xfit1.red5.rk1
-U256=$P.bm256.split2.mc1.stages4.xfit1.red5.rk1
-echo "== check ($(date +%T))"
-for c in "pooler 65..192 $P192.ki1" "pooler 193..256 $P256.ki1" "qkv 129..192 $Q192.ki1.ko1" "qkv 193..256 $Q256.ki1.ko1" \
-         "unpooler 65..128 $U128.ki1" "unpooler 224..256 $U256.ki1"; do
-  read -r f r cfg <<<"$c"
-  timeout 60 "$BIN/projkit" check --method "$cfg" --families "$f" --m "$r" >"$O/check-$f-$r.txt" 2>&1
-  echo "check $f $r ${cfg##*rk1} rc=$? | $(tail -1 "$O/check-$f-$r.txt")"
-done
+. tools/experiments/red5_ab_lib.sh
+red5_suite "$BIN" "$O"
+red5_checks "$BIN" "$O" ".ki1" "pooler 65..192 $P192" "pooler 193..256 $P256" "unpooler 65..128 $U128" \
+  "unpooler 224..256 $U256"
+red5_checks "$BIN" "$O" ".ki1.ko1" "qkv 129..192 $Q192" "qkv 193..256 $Q256"
 echo "== A/B ($(date +%T))"
 CASES="pooler:128:$P192,$P192.ki1 pooler:256:$P256,$P256.ki1 qkv:192:$Q192,$Q192.ki1.ko1 qkv:256:$Q256,$Q256.ki1.ko1
 unpooler:128:$U128,$U128.ki1 unpooler:256:$U256,$U256.ki1" PAIRS=200 TAG=e63c tools/experiments/ab_configs.sh "$BIN" "$O" >/dev/null

@@ -9,28 +9,10 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-echo "== gpu tests ($(date +%T))"
-timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gtest.txt" 2>&1
-echo "rc=$?"; grep -E "^\[  (PASSED|FAILED) " "$O/gtest.txt"
-P=wgmma_tma.bn128
-Q64=$P.bm64.split4.mc1.stages8.xfit1.red5.rk1
-Q128=$P.bm128.split4.mc1.stages6.xfit1.red5.rk1
-Q256=$P.bm256.split7.mc1.stages4.xfit1.red5.rk1
-W64=$P.bm64.split2.mc1.stages8.xfit1.red5.wt1
-P192=$P.bm192.split4.mc1.stages5.xfit1.red5.rk1
-P256=$P.bm256.split4.mc1.stages4.xfit1.red5.rk1
-U128=$P.bm128.split2.mc1.stages6.xfit1.red5.rk1
-U256=$P.bm256.split2.mc1.stages4.xfit1.red5.rk1
-U64=$P.bm64.split2.mc1.stages8.xfit1.red5.rk1
-echo "== check ($(date +%T))"
-for c in "qkv 1..64 $Q64" "qkv 65..128 $Q128" "qkv 193..256 $Q256" "pooler 6..32 $W64" "pooler 77..192 $P192" \
-         "pooler 193..256 $P256" "unpooler 17..64 $W64" "unpooler 65..128 $U128" "unpooler 224..256 $U256"; do
-  read -r f r cfg <<<"$c"
-  for v in ki1 ki2; do
-    timeout 60 "$BIN/projkit" check --method "$cfg.$v" --families "$f" --m "$r" >"$O/check-$f-$r-$v.txt" 2>&1
-    echo "check $f $r $v rc=$? | $(tail -1 "$O/check-$f-$r-$v.txt")"
-  done
-done
+. tools/experiments/red5_ab_lib.sh
+red5_suite "$BIN" "$O"
+red5_checks "$BIN" "$O" ".ki1 .ki2" "qkv 1..64 $Q64" "qkv 65..128 $Q128" "qkv 193..256 $Q256" "pooler 6..32 $W64" \
+  "pooler 77..192 $P192" "pooler 193..256 $P256" "unpooler 17..64 $W64" "unpooler 65..128 $U128" "unpooler 224..256 $U256"
 echo "== A/B ($(date +%T))"
 CASES="qkv:8:$Q64,$Q64.ki1,$Q64.ki2 qkv:32:$Q64,$Q64.ki1,$Q64.ki2 qkv:128:$Q128,$Q128.ki1,$Q128.ki2
 qkv:256:$Q256,$Q256.ki1,$Q256.ki2 pooler:8:$W64,$W64.ki1,$W64.ki2 pooler:32:$W64,$W64.ki1,$W64.ki2

@@ -1,0 +1,39 @@
+# Sourced by the session-17 wgmma_tma red5 A/B scripts (e63_ksplit_interleave.sh, call3/5/7/9_s17.sh):
+# the red5 configs of plan R by family and token tile, and the gate those scripts run before an A/B.
+# shellcheck shell=bash
+P=wgmma_tma.bn128
+Q64=$P.bm64.split4.mc1.stages8.xfit1.red5.rk1    # qkv M 2..64
+Q128=$P.bm128.split4.mc1.stages6.xfit1.red5.rk1  # qkv M 65..128
+Q192=$P.bm192.split7.mc1.stages5.xfit1.red5.rk1  # qkv M 129..192
+Q256=$P.bm256.split7.mc1.stages4.xfit1.red5.rk1  # qkv M 193..256
+P64=$P.bm64.split2.mc1.stages8.xfit1.red5.rk1    # pooler M 33..64
+P192=$P.bm192.split4.mc1.stages5.xfit1.red5.rk1  # pooler M 65..75, 77..192
+P256=$P.bm256.split4.mc1.stages4.xfit1.red5.rk1  # pooler M 193..256
+U64=$P64                                         # the same config for the unpooler
+U128=$P.bm128.split2.mc1.stages6.xfit1.red5.rk1  # unpooler M 65..117, 128
+U192=$P.bm192.split2.mc1.stages5.xfit1.red5.rk1  # unpooler M 118..127, 129..192
+U256=$P.bm256.split2.mc1.stages4.xfit1.red5.rk1  # unpooler M 224..256
+W64=$P.bm64.split2.mc1.stages8.xfit1.red5.wt1    # pooler M 6..32, unpooler M 17..64 (work table)
+
+# red5_suite BIN OUT: the red5 GPU suite (every listed red5 config at every resident M, three
+# launches per M).
+red5_suite() {
+  echo "== gpu tests ($(date +%T))"
+  timeout 240 "$1/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$2/gtest.txt" 2>&1
+  echo "rc=$?"; grep -E "^\[  (PASSED|FAILED) " "$2/gtest.txt"
+}
+
+# red5_checks BIN OUT SUFFIXES CASE..: `projkit check` of CFG + each suffix of SUFFIXES
+# (space-separated, e.g. ".ki1 .ki2") over RANGE for every CASE "FAMILY RANGE CFG"; a line per run.
+red5_checks() {
+  local bin=$1 out=$2 suffixes=$3; shift 3
+  echo "== check $suffixes ($(date +%T))"
+  local c f r cfg v
+  for c in "$@"; do
+    read -r f r cfg <<<"$c"
+    for v in $suffixes; do
+      timeout 60 "$bin/projkit" check --method "$cfg$v" --families "$f" --m "$r" >"$out/check-$f-$r$v.txt" 2>&1
+      echo "check $f $r $v rc=$? | $(tail -1 "$out/check-$f-$r$v.txt")"
+    done
+  done
+}
