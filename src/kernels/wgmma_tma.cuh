@@ -655,7 +655,7 @@ __device__ __forceinline__ void wgmma_tma_body(
             tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, m0, pol_x);
           else
             tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s),
-                                  kb * kBlockK, m0 + g * slice_rows, mask, pol_x);
+                                  kb_of(kb) * kBlockK, m0 + g * slice_rows, mask, pol_x);
         }
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
