@@ -21,7 +21,9 @@
 //   (E58) a red5 grid of one CTA per SM takes each CTA's tile and K range from a host-built work
 //   table in K-split-major order (kernels/splitk_work_table.hpp). With rk1 (E59) red5 runs on
 //   its own entry point, wgmma_tma_red5_kernel (red and mc compiled in: half the code, 0.8-3 %
-//   faster at M 8..128). Device code: wgmma_tma.cuh.
+//   faster at M 8..128); its template argument KORD picks the K splits' k-blocks (ki1:
+//   interleaved instead of contiguous ranges) and the block order (ko1: K-split-major), E63 /
+//   E64, instantiated for the 128..256-token tiles only. Device code: wgmma_tma.cuh.
 //   Where the time goes (issue 6 E11 phase stamps, pooler M=128): ~3 us until the first
 //   stage lands, the main loop ends near the HBM read floor, then 3.5-4 us of split-K
 //   combine (DSMEM or L2 alike, all SMs at once) that the baseline does not pay; it is
