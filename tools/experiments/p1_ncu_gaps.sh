@@ -4,7 +4,9 @@
 # (HBM, L2, tensor pipe, issue) instead of leave-one-out guesses. Needs ncu (Firecracker
 # machines, device library H200.md); clocks are left alone (--clock-control none) and caches
 # are flushed before every replay pass (--cache-control all, like the judge's L2 flush).
-# Usage: tools/experiments/p1_ncu_gaps.sh BIN_DIR OUT_DIR [CASE_FILTER]
+# Usage: [CASES_FILE=F] tools/experiments/p1_ncu_gaps.sh BIN_DIR OUT_DIR [CASE_FILTER]
+#   CASES_FILE (session 17): lines "name family M config kernel-regex" instead of the list below
+#   (tools/experiments/p18_korder.cases: rk1 against its ki1 / ki1.ko1 variants).
 #   Each case runs `projkit check --method CFG --families F --m M` under ncu, profiling the
 #   first launch of the method's kernel; OUT_DIR/<case>.ncu-rep holds the full report and
 #   OUT_DIR/<case>.csv the details page. The table printed last: kernel time under ncu, DRAM
@@ -37,13 +39,14 @@ router128-wgmma router 128 router_hilo_wgmma.split16.wgn1.ts2 router_hilo_wgmma_
 router32-stream router 32 router_hilo_stream.kw8.wn4.zw1 router_hilo_stream_kernel
 LIST
 )
+[ -n "${CASES_FILE:-}" ] && CASES=$(grep -v '^#' "$CASES_FILE")
 echo "$CASES" | while read -r name fam m cfg kre; do
   [ -n "$FILTER" ] && ! [[ $name =~ $FILTER ]] && continue
   timeout 120 "$NCU" --clock-control none --cache-control all --kernel-name "regex:$kre" \
     --launch-skip 0 --launch-count 1 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
     --section Occupancy --section LaunchStats --section WarpStateStats \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum${EXTRA_METRICS:+,$EXTRA_METRICS} \
     -f -o "$O/$name" "$BIN/projkit" check --method "$cfg" --families "$fam" --m "$m" >"$O/$name.log" 2>&1
   echo "$name rc=$?"
   [ -f "$O/$name.ncu-rep" ] && "$NCU" --import "$O/$name.ncu-rep" --csv --page details >"$O/$name.csv" 2>/dev/null
