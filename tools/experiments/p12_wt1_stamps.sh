@@ -9,47 +9,49 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+. tools/experiments/red5_ab_lib.sh
 B=wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5
 for run in 1 2; do
   for fm in pooler:16 unpooler:32; do
     for v in "$B" "$B.wt1"; do
       f=${fm%%:*}; m=${fm##*:}; tag=base; [ "$v" != "$B" ] && tag=wt1
-      PROJKIT_WGMMA_STAMPS_CSV="$O/stamps-$f-$m-$tag-$run.csv" timeout 40 "$BIN/projkit" bench --method "$v" \
-        --families "$f" --loads "$m" --pairs 50 >"$O/bench-$f-$m-$tag-$run.txt" 2>&1 || echo "$f $m $tag $run rc=$?"
+      stamps_bench "$BIN" "$O/stamps-$f-$m-$tag-$run.csv" "$O/bench-$f-$m-$tag-$run.txt" 50 "$f" "$m" "$v"
     done
   done
 done
-python3 - "$O" <<'PY' | tee "$O/summary.txt"
+PYTHONPATH=tools/experiments python3 - "$O" <<'PY' | tee "$O/summary.txt"
 import glob, os, statistics as st, sys
-sys.path.insert(0, os.path.join(os.getcwd(), 'tools', 'experiments'))
-from p4_analyze import launches
+from p4_analyze import launches, phase_medians
 O = sys.argv[1]
 KB = {'pooler': 128, 'unpooler': 64}  # k-blocks per tile (K / 64)
 TILES = {'pooler': 32, 'unpooler': 64}
 print('P12: medians over launches (us from the earliest CTA start); rate spread = (p90 - p10) / median of k-blocks / (end - first)')
+
+
+def rate_spread(L, fam, tag):
+    n = len(L)
+    if tag == 'base':
+        kb = [KB[fam] // 2 for c in L]
+    else:  # wt1: CTA c on tile c % tiles, member c // tiles, members = ceil((n - tile) / tiles)
+        t = TILES[fam]
+        kb = []
+        for c in L:
+            tile, j = c['cta'] % t, c['cta'] // t
+            mem = (n - tile + t - 1) // t
+            kb.append(KB[fam] * (j + 1) // mem - KB[fam] * j // mem)
+    rate = sorted(k / (c['end'] - c['first']) for k, c in zip(kb, L) if c['end'] > c['first'])
+    q = lambda p: rate[min(len(rate) - 1, int(p * len(rate)))]
+    return (q(0.9) - q(0.1)) / st.median(rate)
+
+
 for f in sorted(glob.glob(os.path.join(O, 'stamps-*.csv'))):
     fam, m, tag, run = os.path.basename(f)[:-4].split('-')[1:]
     for cfg, ll in launches(f).items():
-        rows = []
-        for L in ll:
-            n = len(L)
-            if n < 8: continue
-            firsts = [c['first'] for c in L]; ends = [c['end'] for c in L]; exits = [c['exit'] for c in L]
-            if tag == 'base':
-                kb = [KB[fam] // 2 for c in L]
-            else:  # wt1: CTA c on tile c % tiles, member c // tiles, members = ceil((n - tile) / tiles)
-                t = TILES[fam]
-                kb = []
-                for c in L:
-                    tile, j = c['cta'] % t, c['cta'] // t
-                    mem = (n - tile + t - 1) // t
-                    kb.append(KB[fam] * (j + 1) // mem - KB[fam] * j // mem)
-            rate = sorted(k / (c['end'] - c['first']) for k, c in zip(kb, L) if c['end'] > c['first'])
-            q = lambda p: rate[min(len(rate) - 1, int(p * len(rate)))]
-            rows.append((st.median(firsts), st.median(ends), max(ends), max(exits), (q(0.9) - q(0.1)) / st.median(rate), n))
-        if not rows: continue
-        med = [st.median(x[i] for x in rows) for i in range(5)]
-        print(f'{fam:8s} M {m:>3s} {tag:4s} run {run}: {len(rows):3d} launches x {rows[0][5]:3d} CTAs | first {med[0]:.2f} | '
-              f'end median {med[1]:.2f} last {med[2]:.2f} | exit last {med[3]:.2f} | rate spread {100 * med[4]:.1f} %')
+        ll = [L for L in ll if len(L) >= 8]
+        ph = phase_medians(ll)
+        if ph is None: continue
+        spread = st.median(rate_spread(L, fam, tag) for L in ll)
+        print(f'{fam:8s} M {m:>3s} {tag:4s} run {run}: {len(ll):3d} launches x {len(ll[0]):3d} CTAs | first {ph[0]:.2f} | '
+              f'end median {ph[1]:.2f} last {ph[2]:.2f} | exit last {ph[3]:.2f} | rate spread {100 * spread:.1f} %')
 PY
 for f in "$O"/stamps-*.csv; do xz -9 "$f"; done

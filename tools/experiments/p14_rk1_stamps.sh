@@ -8,6 +8,7 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/raw"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+. tools/experiments/red5_ab_lib.sh
 W=wgmma_tma.bn128
 CASES=${CASES:-"qkv:64:$W.bm64.split4.mc1.stages8.xfit1.red5 pooler:128:$W.bm192.split4.mc1.stages5.xfit1.red5 unpooler:128:$W.bm128.split2.mc1.stages6.xfit1.red5"}
 for run in 1 2; do
@@ -15,26 +16,22 @@ for run in 1 2; do
     IFS=: read -r f m cfg <<<"$c"
     for tag in base rk1; do
       v=$cfg; [ $tag = rk1 ] && v=$cfg.rk1
-      PROJKIT_WGMMA_STAMPS_CSV="$O/raw/s-$f-$m-$tag-$run.csv" timeout 60 "$BIN/projkit" bench --pairs 100 \
-        --families "$f" --loads "$m" --method "$v" --json "$O/raw/b-$f-$m-$tag-$run.json" >/dev/null 2>&1 || echo "$f $m $tag rc=$?"
+      stamps_bench "$BIN" "$O/raw/s-$f-$m-$tag-$run.csv" /dev/null 100 "$f" "$m" "$v" --json "$O/raw/b-$f-$m-$tag-$run.json"
     done
   done
 done
-python3 - "$O" <<'PY' | tee "$O/summary.txt"
-import glob, json, os, statistics as st, sys
-sys.path.insert(0, os.path.join(os.getcwd(), 'tools', 'experiments'))
-from p4_analyze import launches
+PYTHONPATH=tools/experiments python3 - "$O" <<'PY' | tee "$O/summary.txt"
+import glob, json, os, sys
+from p4_analyze import launches, phase_medians
 O = sys.argv[1]
 print('P14: bench us | medians over launches: first stage (median CTA) / last main-loop end / last exit | bench - last exit')
 for f in sorted(glob.glob(os.path.join(O, 'raw', 'b-*.json'))):
     fam, m, tag, run = os.path.basename(f)[:-5].split('-')[1:]
     try: c = json.load(open(f))['cases'][0]
     except Exception: continue
-    ll = [L for v in launches(f.replace('/b-', '/s-')[:-5] + '.csv').values() for L in v if len(L) >= 8]
-    if not ll: continue
-    first = st.median(st.median(x['first'] for x in L) for L in ll)
-    end = st.median(max(x['end'] for x in L) for L in ll)
-    ex = st.median(max(x['exit'] for x in L) for L in ll)
+    ph = phase_medians([L for v in launches(f.replace('/b-', '/s-')[:-5] + '.csv').values() for L in v])
+    if ph is None: continue
+    first, _, end, ex = ph
     print(f"{fam:8s} M {m:>3s} {tag:4s} run {run}: bench {c['cand_us']:6.2f} (base {c['base_us']:6.2f}) | "
           f"{first:5.2f} / {end:6.2f} / {ex:6.2f} | {c['cand_us'] - ex:5.2f}")
 PY

@@ -35,6 +35,17 @@ def launches(path):
     return out
 
 
+def phase_medians(ll, min_ctas=8):
+    """Over the launches ll (lists of CTA rows, as launches() gives them) that have at least
+    min_ctas CTAs: the medians of the median CTA's first stage, of the median and of the last
+    main-loop end, and of the last exit (us); None when no launch qualifies. (P12, P14.)"""
+    ll = [L for L in ll if len(L) >= min_ctas]
+    if not ll:
+        return None
+    return (st.median(st.median(c['first'] for c in L) for L in ll), st.median(st.median(c['end'] for c in L) for L in ll),
+            st.median(max(c['end'] for c in L) for L in ll), st.median(max(c['exit'] for c in L) for L in ll))
+
+
 def ranks(v):
     order = sorted(range(len(v)), key=lambda i: v[i])
     r = [0] * len(v)

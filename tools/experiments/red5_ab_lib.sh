@@ -1,5 +1,6 @@
-# Sourced by the session-17 wgmma_tma red5 A/B scripts (e63_ksplit_interleave.sh, call3/5/7/9_s17.sh):
-# the red5 configs of plan R by family and token tile, and the gate those scripts run before an A/B.
+# Sourced by the wgmma_tma red5 experiment scripts (e63_ksplit_interleave.sh, call3/5/7/9_s17.sh,
+# p12_wt1_stamps.sh, p14_rk1_stamps.sh): the red5 configs of plan R by family and token tile, the
+# gate those scripts run before an A/B, and one bench process of a stamps build.
 # shellcheck shell=bash
 P=wgmma_tma.bn128
 Q64=$P.bm64.split4.mc1.stages8.xfit1.red5.rk1    # qkv M 2..64
@@ -36,4 +37,13 @@ red5_checks() {
       echo "check $f $r $v rc=$? | $(tail -1 "$out/check-$f-$r$v.txt")"
     done
   done
+}
+
+# stamps_bench BIN CSV LOG PAIRS FAMILY M METHOD [BENCH_ARGS..]: one bench process of a
+# PROJKIT_WGMMA_STAMPS build that writes every CTA's phase stamps of every launch to CSV; its
+# output goes to LOG.
+stamps_bench() {
+  local bin=$1 csv=$2 log=$3 pairs=$4 f=$5 m=$6 method=$7; shift 7
+  PROJKIT_WGMMA_STAMPS_CSV="$csv" timeout 60 "$bin/projkit" bench --pairs "$pairs" --families "$f" --loads "$m" \
+    --method "$method" "$@" >"$log" 2>&1 || echo "stamps bench $f $m $method rc=$?"
 }

@@ -4,7 +4,9 @@
 # ranges re-tuned with it listed (from run N's log); the full results; then an A/B of the
 # review-mend binary of call 5 (wgmma_tma: one TMA issue path, tensor maps prefetched and
 # policies made once; router_hilo_ring early1: no second x-map prefetch) against this binary,
-# whose wgmma_tma and router_hilo_ring cubins are run N's.
+# whose wgmma_tma and router_hilo_ring cubins are run N's. (As run in session 13 the A/B loop was
+# written out here, files ab-F1 .. ab-F2; since session 17 it is plan_ab_q.sh's binary A/B,
+# files ab/ab-O1 .. ab/ab-O2, the same four bench runs.)
 # Usage: tools/experiments/run_o.sh BIN MEND_BIN OUT_DIR   (~6 min)
 set -u
 BIN=${1:?}; MB=${2:?}; O=${3:?}; mkdir -p "$O"
@@ -48,23 +50,6 @@ step "results (tools/device_results.sh)"
 BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout 330 tools/device_results.sh "$BIN" "$O/res" \
   "tests floor bench aa sweep check fidelity pytest report" >"$O/results.txt" 2>&1; echo "rc=$?"
 tail -25 "$O/results.txt"
-step "A/B: this binary (F) vs the review-mend binary (M), plan O, 200 pairs, F M M F"
-for r in F1 M1 M2 F2; do
-  case $r in F*) B=$BIN;; M*) B=$MB;; esac
-  timeout 40 "$B/projkit" bench --pairs 200 --plan plans/h200.json --json "$O/ab-$r.json" >"$O/ab-$r.txt" 2>&1 || echo "ab $r rc=$?"
-done
-python3 - "$O" <<'PY' | tee "$O/ab-summary.txt"
-import json, sys, os
-O = sys.argv[1]
-d = {}
-for r in ('F1', 'M1', 'M2', 'F2'):
-    try: d[r] = json.load(open(os.path.join(O, f'ab-{r}.json')))
-    except Exception: pass
-print('A/B scores:', ' '.join(f"{r} {v['score']:.4f}" for r, v in d.items()))
-if len(d) == 4:
-    for i, c in enumerate(d['F1']['cases']):
-        rf = (d['F1']['cases'][i]['ratio'] + d['F2']['cases'][i]['ratio']) / 2
-        rm = (d['M1']['cases'][i]['ratio'] + d['M2']['cases'][i]['ratio']) / 2
-        print(f"  {c['family']:9s} M {c['m']:3d} ratio F {rf:.3f} M {rm:.3f} ({100*(rm/rf-1):+.1f}%)  {c['method'][:50]}")
-PY
+step "A/B: this binary (F, plan_ab_q.sh's O) vs the review-mend binary (M, its Q), plan O, 200 pairs, F M M F"
+BIN_Q=$MB tools/experiments/plan_ab_q.sh "$BIN" "$O/ab" plans/h200.json plans/h200.json
 rm -f "$O"/rt-*/kept.jsonl "$O"/rt-*/tune.jsonl  # the final log is $O/tune-final.jsonl
