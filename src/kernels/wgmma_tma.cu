@@ -286,11 +286,13 @@ class WgmmaTma final : public PreparedMethod {
 #ifdef PROJKIT_WGMMA_STAMPS
   std::string name_;
   unsigned probe_skip_ = 0, probe_launch_ = 0;  // P13 / P16 / P17 (stamps builds only)
+  bool ksplit_major_ = false;                    // ko1 (E64): the report's K split / tile labels
 
  public:
   // Dev build: per-CTA phase times of the last launch, printed when the method is destroyed.
   void stamps_init(const Config& cfg) {
     name_ = cfg.name();
+    ksplit_major_ = cfg.get("ko", 0) != 0;
     if (const char* r = std::getenv("PROJKIT_RED5_ROTATION")) {  // P11: see g_red5_rotation
       const unsigned rot = unsigned(std::strtoul(r, nullptr, 10));
       cuda_check(cudaMemcpyToSymbol(g_red5_rotation, &rot, sizeof(rot)), "red5 rotation symbol");
@@ -322,10 +324,14 @@ class WgmmaTma final : public PreparedMethod {
                        {{"start", 0}, {"first_data", 1}, {"mainloop_end", 2}, {"parked", 3}, {"synced|issued", 4},
                         {"reduced", 5}, {"exit", 6}},
                        {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12}, [&](unsigned c) {
-                         // K split and tile of CTA c: the equal split's, or wt1's from its table
+                         // K split and tile of CTA c: the equal split's (tile-major, or K-split-major
+                         // with ko1; one token tile's blocks), or wt1's from its table
                          const bool wt = table_kernel_ != nullptr && c < unsigned(work_table::kMaxCtas);
-                         const int ks = wt ? work_table::member_of(table_.entry[c]) : int(c % unsigned(split_));
-                         const int tile = wt ? work_table::tile_of(table_.entry[c]) : int(c / unsigned(split_));
+                         const unsigned tiles = unsigned(n) / unsigned(split_);
+                         const int ks = wt ? work_table::member_of(table_.entry[c])
+                                        : int(ksplit_major_ ? c / tiles : c % unsigned(split_));
+                         const int tile = wt ? work_table::tile_of(table_.entry[c])
+                                          : int(ksplit_major_ ? c % tiles : c / unsigned(split_));
                          return name_ + "," + std::to_string(c) + "," + std::to_string(ks) + "," + std::to_string(tile) +
                                 "," + std::to_string(h[c * kStampSlots + 7]);
                        });
