@@ -17,6 +17,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
   struct Args {
     std::string workload, json, flush = "write";
     int device = 0;
+    bool order_probes = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand("floor", "practical read floor per payload size of the workload's cases");
@@ -24,6 +25,8 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--device", a->device, "CUDA device ordinal");
   sub->add_option("--json", a->json, "write the projkit.floor/1 report here");
   sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
+  sub->add_flag("--order-probes", a->order_probes,
+                "also time the access-order probes (ledger L7): reported per size, never the floor");
   sub->callback([a, &run] {
     run = [a] {
       require_writable(a->json);
@@ -35,7 +38,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
         if (std::find(sizes.begin(), sizes.end(), c.bytes) == sizes.end()) sizes.push_back(c.bytes);
       std::sort(sizes.begin(), sizes.end());
       lab::GraphTimer timer(dev, lab::parse_flush_mode(a->flush));
-      lab::FloorProbe probe(timer);
+      lab::FloorProbe probe(timer, 64, a->order_probes);
       std::vector<lab::FloorResult> floors;
       for (std::size_t i = 0; i < sizes.size(); ++i) {
         progress_line("[" + std::to_string(i + 1) + "/" + std::to_string(sizes.size()) + "] " +
@@ -45,6 +48,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
       progress_done();
       std::cout << "projkit floor on " << dev.name << " (replay overhead " << timer.overhead_us() << " us subtracted)\n"
                 << lab::floor_table(floors);
+      if (a->order_probes) std::cout << lab::floor_variant_table(floors);
       if (!a->json.empty()) {
         lab::write_json_file(a->json, lab::floor_json(floors, [&] {
                                                        lab::BenchEnv e = lab::collect_env(dev);

@@ -55,6 +55,31 @@ __global__ void __launch_bounds__(kThreads) stream_read_kernel(const uint4* __re
   if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
 }
 
+// ---- Access-order probes (L7, session 18; `projkit floor --order-probes`, not part of the floor).
+// The same 16-byte evict-first loads as stream_read.unroll8.evict_first, but CTA c reads only
+// its own contiguous 1/G of the payload (G = gridDim.x): G separate fronts through memory, as
+// the split-K kernels' CTAs each stream their own W range, instead of the grid-stride sweep in
+// which the whole grid reads one window of memory at a time.
+template <int kUnroll>
+__global__ void __launch_bounds__(kThreads) stream_read_blocked_kernel(const uint4* __restrict__ src, int64_t count,
+                                                                        unsigned* __restrict__ sink, unsigned magic) {
+  static_assert(kUnroll >= 1 && kUnroll <= 16, "loads in flight per thread");
+  const uint64_t policy = ptx::l2_evict_first_policy();
+  const int64_t i0 = count * blockIdx.x / gridDim.x, i1 = count * (blockIdx.x + 1) / gridDim.x;
+  unsigned acc = 0;
+  for (int64_t base = i0 + threadIdx.x; base < i1; base += int64_t(kThreads) * kUnroll) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t i = base + int64_t(u) * kThreads;
+      v[u] = i < i1 ? ptx::ld_stream_hint(src + i, policy) : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
+}
+
 // ---- TMA variants (E34). The payload is read in 16 KB units: either 2D tensor boxes [128
 // rows][64 bf16] of a bf16 [tiles * 128][8192] view over its whole 2 MB tiles (rows 16 KB apart:
 // the W box of wgmma_tma at K = 8192) and 1D bulk copies for the rest, or 1D bulk copies of 16
@@ -69,7 +94,9 @@ constexpr int tma_smem(int stages) { return 1024 + stages * kUnitBytes + 16 * st
 
 // kTensor: 2D tensor boxes (true) or 1D bulk copies. kTmaStages: ring depth in 16 KB stages
 // (8: 128 KB in flight per SM; 12: 192 KB, wgmma_tma's ring at bm64 / bm128); one CTA per SM.
-template <bool kTensor, int kTmaStages>
+// kInterleave (L7 order probe): CTA c takes units c, c + G, c + 2G, .. (the whole grid reads one
+// window of memory at a time, as the LSU stream's grid stride does) instead of its own range.
+template <bool kTensor, int kTmaStages, bool kInterleave = false>
 __global__ void __launch_bounds__(kTmaThreads, 1)
     tma_stream_kernel(const __grid_constant__ CUtensorMap map, const char* __restrict__ src, int64_t box_units,
                       int64_t bytes, unsigned* __restrict__ sink, unsigned magic) {
@@ -83,7 +110,10 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
   const int64_t boxes = kTensor ? box_units : 0;
   const int64_t bulk0 = boxes * kUnitBytes;
   const int64_t units = boxes + (bytes - bulk0 + kUnitBytes - 1) / kUnitBytes;
-  const int64_t u0 = units * blockIdx.x / gridDim.x, u1 = units * (blockIdx.x + 1) / gridDim.x;
+  // this CTA's units: u0, u0 + du, .. while < u1
+  const int64_t u0 = kInterleave ? int64_t(blockIdx.x) : units * blockIdx.x / gridDim.x;
+  const int64_t u1 = kInterleave ? units : units * (blockIdx.x + 1) / gridDim.x;
+  const int64_t du = kInterleave ? int64_t(gridDim.x) : 1;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kTmaStages; ++s) {
       mbar_init(full_bar(s), 1);
@@ -98,8 +128,8 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
     const uint64_t pol = ptx::l2_evict_first_policy();
     int s = 0;
     uint32_t phase = 0;
-    for (int64_t u = u0; u < u1; ++u) {
-      if (u - u0 >= kTmaStages) mbar_wait(empty_bar(s), phase ^ 1u);
+    for (int64_t u = u0, j = 0; u < u1; u += du, ++j) {
+      if (j >= kTmaStages) mbar_wait(empty_bar(s), phase ^ 1u);
       const uint32_t dst = base + uint32_t(s * kUnitBytes);
       if (u < boxes) {
         mbar_arrive_expect_tx(full_bar(s), uint32_t(kUnitBytes));
@@ -116,7 +146,7 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
     const int lane = int(threadIdx.x) - 32;
     int s = 0;
     uint32_t phase = 0;
-    for (int64_t u = u0; u < u1; ++u) {
+    for (int64_t u = u0; u < u1; u += du) {
       mbar_wait(full_bar(s), phase);
       if (lane == 0) {
         acc ^= ld_smem_u4(base + uint32_t(s * kUnitBytes)).x;
@@ -136,6 +166,8 @@ struct Variant {
   void (*kernel)(const uint4*, int64_t, unsigned*, unsigned);  // LSU stream, or null
   TmaStreamKernel tma_kernel = nullptr;                         // TMA stream, or null
   int stages = 0;                                               // TMA: ring depth (its smem)
+  bool order_probe = false;  // L7: timed with --order-probes only, never the floor
+  bool one_per_sm = false;   // LSU: a grid of one CTA per SM (as the TMA variants) instead of full occupancy
 };
 
 const Variant kVariants[] = {
@@ -154,6 +186,14 @@ const Variant kVariants[] = {
     {"tma_stream.bulk16k.s8.evict_first", nullptr, tma_stream_kernel<false, 8>, 8},
     {"tma_stream.box128x64.s12.evict_first", nullptr, tma_stream_kernel<true, 12>, 12},
     {"tma_stream.bulk16k.s12.evict_first", nullptr, tma_stream_kernel<false, 12>, 12},
+    // L7 (session 18): does the grid's access order set the stream rate? The LSU stream with one
+    // CTA per SM, grid-stride (one window at a time) and blocked (a contiguous range per CTA),
+    // and the TMA streams with their units interleaved across the CTAs.
+    {"order.stream_read.unroll8.evict_first.sm1", stream_read_kernel<8, ReadHint::evict_first>, nullptr, 0, true, true},
+    {"order.stream_read_blocked.unroll8.evict_first.sm1", stream_read_blocked_kernel<8>, nullptr, 0, true, true},
+    {"order.stream_read_blocked.unroll8.evict_first", stream_read_blocked_kernel<8>, nullptr, 0, true, false},
+    {"order.tma_stream.box128x64.s8.interleaved", nullptr, tma_stream_kernel<true, 8, true>, 8, true},
+    {"order.tma_stream.bulk16k.s8.interleaved", nullptr, tma_stream_kernel<false, 8, true>, 8, true},
 };
 
 }  // namespace
@@ -176,6 +216,7 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
   const int64_t tiles = int64_t(padded) / kTileBytes;  // TMA variants: whole 2 MB tiles
   const tensor_map::EncodeTiledFn encode = dev.is_hopper_sm90() ? tensor_map::encoder() : nullptr;
   for (const Variant& v : kVariants) {
+    if (v.order_probe && !order_probes_) continue;
     if (v.tma_kernel && (tiles == 0 || !encode)) continue;  // sm_90 only, and a payload of >= 2 MB
     // grid, smem and the launch of copy c (its own tensor map for the TMA variants)
     unsigned grid = unsigned(std::max(1, dev.sm_count));  // TMA: one CTA per SM (128-192 KB ring)
@@ -183,7 +224,7 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
     if (v.tma_kernel) {
       cuda_check(cudaFuncSetAttribute(v.tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
                  "cudaFuncSetAttribute (tma_stream)");
-    } else {
+    } else if (!v.one_per_sm) {
       // blocks per SM x SMs (core's resident_ctas), at least one block per SM
       grid = unsigned(std::max<int64_t>(grid, resident_ctas(reinterpret_cast<const void*>(v.kernel), kThreads, 0,
                                                             dev.sm_count, "stream_read")));
@@ -214,7 +255,8 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
     std::vector<double> us = timer_.time_sequence(seq);
     for (double& u : us) u -= overhead;
     const double med = median(us);
-    r.variants.push_back({v.name, med});
+    r.variants.push_back({v.name, med, v.order_probe});
+    if (v.order_probe) continue;  // reported, never the floor
     if (r.best.empty() || med < r.floor_us) {
       r.floor_us = med;
       r.best = v.name;

@@ -14,6 +14,7 @@ namespace projkit::lab {
 struct FloorVariant {
   std::string name;  // e.g. "stream_read.unroll8.no_allocate"
   double us = 0.0;   // median, overhead subtracted
+  bool order_probe = false;  // an access-order probe (L7): reported, never the floor
 };
 
 struct FloorResult {
@@ -26,7 +27,10 @@ struct FloorResult {
 
 class FloorProbe {
  public:
-  explicit FloorProbe(GraphTimer& timer, int reps = 64) : timer_(timer), reps_(reps) {}
+  // order_probes: also time the access-order probes (L7; `projkit floor --order-probes`). They
+  // are reported with the variants and never taken as the floor.
+  explicit FloorProbe(GraphTimer& timer, int reps = 64, bool order_probes = false)
+      : timer_(timer), reps_(reps), order_probes_(order_probes) {}
   // Measured once per payload size within the probe's lifetime.
   const FloorResult& measure(std::size_t bytes);
   double floor_us(std::size_t bytes) { return measure(bytes).floor_us; }
@@ -34,6 +38,7 @@ class FloorProbe {
  private:
   GraphTimer& timer_;
   int reps_;
+  bool order_probes_;
   std::map<std::size_t, FloorResult> cache_;
 };
 

@@ -78,7 +78,11 @@ nlohmann::json floor_json(const std::vector<FloorResult>& floors, const BenchEnv
   nlohmann::json arr = nlohmann::json::array();
   for (const FloorResult& f : floors) {
     nlohmann::json variants = nlohmann::json::array();
-    for (const FloorVariant& v : f.variants) variants.push_back({{"name", v.name}, {"us", v.us}});
+    for (const FloorVariant& v : f.variants) {
+      nlohmann::json j = {{"name", v.name}, {"us", v.us}};
+      if (v.order_probe) j["order_probe"] = true;  // L7: never the floor
+      variants.push_back(j);
+    }
     arr.push_back({{"bytes", f.bytes},
                    {"floor_us", f.floor_us},
                    {"best", f.best},
@@ -141,6 +145,16 @@ std::string floor_table(const std::vector<FloorResult>& floors) {
   for (const FloorResult& f : floors)
     o << format("%12zu %10.2f %10.2f %7.2f  %s\n", f.bytes, f.floor_us, f.model_us,
                 f.floor_us > 0 ? double(f.bytes) / (f.floor_us * 1e6) : 0.0, f.best.c_str());
+  return o.str();
+}
+
+std::string floor_variant_table(const std::vector<FloorResult>& floors) {
+  std::ostringstream o;
+  o << format("%12s  %-52s %9s %8s\n", "bytes", "variant", "us", "x floor");
+  for (const FloorResult& f : floors)
+    for (const FloorVariant& v : f.variants)
+      o << format("%12zu  %-52s %9.2f %8.3f%s\n", f.bytes, v.name.c_str(), v.us, f.floor_us > 0 ? v.us / f.floor_us : 0.0,
+                  v.order_probe ? "  (order probe)" : "");
   return o.str();
 }
 

@@ -26,6 +26,8 @@ nlohmann::json floor_json(const std::vector<FloorResult>& floors, const BenchEnv
 std::string bench_table(const BenchReport& r);
 std::string check_table(const CheckReport& r, bool failures_only);
 std::string floor_table(const std::vector<FloorResult>& floors);
+// Every variant's time per payload size and its ratio to the floor (order probes marked).
+std::string floor_variant_table(const std::vector<FloorResult>& floors);
 
 // Writes pretty JSON to path; throws Error naming the path when it cannot.
 void write_json_file(const std::string& path, const nlohmann::json& j);

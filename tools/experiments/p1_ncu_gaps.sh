@@ -57,6 +57,8 @@ O = sys.argv[1]
 want = [('Duration', 'us'), ('dram__bytes_read.sum', 'MB'), ('lts__t_bytes.sum', 'MB'),
         ('DRAM Throughput', '%'), ('L2 Cache Throughput', '%'), ('Compute (SM) Throughput', '%'),
         ('L1/TEX Cache Throughput', '%'), ('Achieved Occupancy', '%'), ('Warp Cycles Per Issued Instruction', '')]
+# EXTRA_METRICS (session 18): printed as further columns, raw values as ncu reports them
+want += [(m, '') for m in os.environ.get('EXTRA_METRICS', '').split(',') if m]
 print('case | ' + ' | '.join(w[0] for w in want))
 for f in sorted(glob.glob(O + '/*.csv')):
     vals = {}
@@ -67,6 +69,8 @@ for f in sorted(glob.glob(O + '/*.csv')):
                 x = float(v.replace(',', ''))
             except ValueError:
                 continue
+            if name in os.environ.get('EXTRA_METRICS', '').split(','):
+                vals.setdefault(name, x); continue
             scale = {'nsecond': 1e-3, 'usecond': 1, 'msecond': 1e3, 'byte': 1e-6, 'Kbyte': 1e-3, 'Mbyte': 1,
                      'Gbyte': 1e3}.get(unit, 1)
             vals.setdefault(name, x * scale)
