@@ -61,8 +61,20 @@ using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, in
 // The work table entry point (wt1, E58): no split / mc / red / ws parameters.
 using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
                                unsigned long long*, work_table::Table);
-TableKernelFn table_kernel_for(int bm) {
-  return bm == 64 ? wgmma_tma_work_table_kernel<64> : nullptr;  // the only listed wt1 token tile
+TableKernelFn table_kernel_for(int bm, bool wsl = false) {
+  if (bm != 64) return nullptr;  // the only listed wt1 token tile
+  return wsl ? wgmma_tma_work_table_kernel<64, true> : wgmma_tma_work_table_kernel<64>;
+}
+
+// E65 (config key wsl1): W copied at prepare as k-block slabs [K/64][N][64] (lossless; slab kb =
+// columns kb*64 .. kb*64+63 of every row). One thread per 16-byte chunk, chunk i of the copy =
+// (kb, row, piece) = (i / (8 N), (i / 8) % N, i % 8).
+__global__ void pack_w_kslabs_kernel(const uint4* __restrict__ w, uint4* __restrict__ slabs, int64_t n, int64_t k) {
+  const int64_t chunks = n * k / 8;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < chunks; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t piece = i % 8, row = (i / 8) % n, kb = i / (8 * n);
+    slabs[i] = w[(row * k + kb * kBlockK) / 8 + piece];
+  }
 }
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -76,9 +88,13 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 // ki1 | ko1 << 2, E63 / E64) is instantiated for the 128..256-token tiles only (what the config
 // list names). BN is fixed at kBlockN = 128 W rows per CTA (BN = 256, two m64 wgmmas per consumer
 // warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
+// W as k-block slabs (wsl1, E65, kord bit 8) is instantiated with contiguous K ranges and with
+// ki1 at every token tile.
 template <int BM>
 KernelFn red5_kernel_for(int kord) {
   if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
+  if (kord == 8) return wgmma_tma_red5_kernel<BM, 8>;  // wsl1
+  if (kord == 9) return wgmma_tma_red5_kernel<BM, 9>;  // ki1.wsl1
   if constexpr (BM >= 128) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
     if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
@@ -95,8 +111,10 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
     default: return nullptr;
   }
 }
-// The k-block order of a config (the kernel's KORD): ki | ko << 2.
-int kord_of(const Config& c) { return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0); }
+// The k-block order and W layout of a config (the kernel's KORD): ki | ko << 2 | wsl << 3.
+int kord_of(const Config& c) {
+  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (c.get("wsl", 0) != 0 ? 8 : 0);
+}
 
 class WgmmaTma final : public PreparedMethod {
  public:
@@ -108,6 +126,7 @@ class WgmmaTma final : public PreparedMethod {
         stages_(cfg.get("stages", 4)),
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
+        wsl_(cfg.get("wsl", 0) != 0),
         encode_(tensor_map::encoder()),
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1, kord_of(cfg))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
@@ -116,8 +135,22 @@ class WgmmaTma final : public PreparedMethod {
     if (!kernel_)
       throw Error(StatusCode::unsupported,
                   "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128)");
-    if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k), uint32_t(kBlockN)))
+    if (cfg.get("wsl", 0) != 0) {  // E65: W's k-block slabs, N*K*2 bytes owned by this method
+      if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
+        throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
+      w_slabs_ = DeviceBuffer(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
+      const int64_t chunks = spec_.n * spec_.k / 8;
+      const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
+      pack_w_kslabs_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), w_slabs_.as<uint4>(), spec_.n, spec_.k);
+      cuda_check(cudaGetLastError(), "wgmma_tma: pack_w_kslabs_kernel launch");
+      cuda_check(cudaDeviceSynchronize(), "wgmma_tma: pack_w_kslabs_kernel");
+      if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, w_slabs_.get(), uint64_t(spec_.n), uint64_t(spec_.k),
+                                                uint32_t(kBlockN)))
+        throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W's k-block slabs");
+    } else if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k),
+                                                 uint32_t(kBlockN))) {
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
+    }
     smem_ = smem_bytes(bm_, kBlockN, stages_);
     if (red_ == 2) {  // one fp32 BM x BN slot per CTA of the largest grid (m = max_m)
       const std::size_t ctas = std::size_t(spec_.n / kBlockN) * std::size_t(split_) *
@@ -153,7 +186,7 @@ class WgmmaTma final : public PreparedMethod {
   void prepare_work_table(const PrepareContext& ctx, int wt) {
     if (wt != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt must be 0 or 1");
     if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt1 needs red5");
-    table_kernel_ = table_kernel_for(bm_);
+    table_kernel_ = table_kernel_for(bm_, wsl_);
     if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: wt1 needs bm 64");
     table_ctas_ = std::min(ctx.dev.sm_count, work_table::kMaxCtas);
     cuda_check(cudaFuncSetAttribute(table_kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
@@ -261,6 +294,8 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
+  bool wsl_;            // E65 (config key wsl1): w_map_ maps w_slabs_, W's k-block slabs
+  DeviceBuffer w_slabs_;  // wsl1: [K/64][N][64] bf16, packed at prepare
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
@@ -481,6 +516,25 @@ std::vector<Config> wgmma_tma_configs() {
         if (ko) c.params.push_back({"ko", 1});
         list.push_back(c);
       }
+  // ---- E65 (to measure, session 18): W read from its k-block slabs (wsl1: a copy [K/64][N][64]
+  // packed at prepare), so the CTAs that load k-block kb at the same time read one contiguous slab
+  // (ledger L7: the floor's TMA streams with their units interleaved over the grid ran 5-9 % faster
+  // than with a contiguous range per CTA, and faster than the LSU floor). With contiguous K ranges
+  // the grid reads `split` slabs at a time; with ki1 (every token tile here) neighbouring slabs.
+  // On the plan's red5 tiles (run S3), rk1 and wt1:
+  for (const Config& base : {cfg(64, 4, 1, 1, 5), cfg(64, 2, 1, 1, 5), cfg(128, 4, 1, 1, 5), cfg(128, 2, 1, 1, 5),
+                             cfg(192, 4, 1, 1, 5), cfg(256, 7, 1, 1, 5), cfg(256, 4, 1, 1, 5), cfg(256, 2, 1, 1, 5)})
+    for (int ki : {0, 1}) {
+      Config c = with_rk(base);
+      if (ki) c.params.push_back({"ki", 1});
+      c.params.push_back({"wsl", 1});
+      list.push_back(c);
+    }
+  {
+    Config c = with_wt(cfg(64, 2, 1, 1, 5));
+    c.params.push_back({"wsl", 1});
+    list.push_back(c);
+  }
   return list;
 }
 
@@ -528,6 +582,10 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int ki = c.get("ki", 0), ko = c.get("ko", 0);
   if (ki != 0 && ki != 1) return "wgmma_tma: ki must be 0 (contiguous K ranges) or 1 (K splits interleaved, E63)";
   if (ko != 0 && ko != 1) return "wgmma_tma: ko must be 0 (tile-major blocks) or 1 (K-split-major blocks, E64)";
+  const int wsl = c.get("wsl", 0);
+  if (wsl != 0 && wsl != 1) return "wgmma_tma: wsl must be 0 (W as given) or 1 (W's k-block slabs, E65)";
+  if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
+  if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))
     return "wgmma_tma: ki1 and ki1.ko1 are instantiated for rk1 (red5's own entry point) at bm 128, 192, 256; ko1 needs ki1";
   if (wt != 0) {  // work table (E58)

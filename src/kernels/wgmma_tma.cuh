@@ -162,6 +162,15 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c_inner), "r"(c_outer), "l"(policy)
       : "memory");
 }
+// 3D TMA tile load (W as k-block slabs, config key wsl1, ledger E65): coordinates innermost first.
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const CUtensorMap* map, uint32_t bar, int c0, int c1, int c2,
+                                            uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
+      : "memory");
+}
 // Give registers back / take them: the producer needs few, the consumers hold the accumulators.
 template <int R> __device__ __forceinline__ void setmaxnreg_dec() {
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(R));
@@ -483,9 +492,16 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     same W rows at the same time. The loads are numbered v = 0..count-1 and load kb_of(v).
 //   kKO: CTA x takes N tile x % tiles and K split x / tiles (K-split-major block order) instead
 //     of tile x / split and K split x % split.
-template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false>
+//   kWSL (config key wsl1, ledger E65): tm_w maps a copy of W packed at prepare as k-block slabs,
+//     [K/64][N][64] (slab kb = columns kb*64 .. kb*64+63 of every row, rows 128 B apart), as a 3D
+//     tensor (64, N, K/64); the box at (0, n0, kb) is the same [BN][64] tile as the 2D box at
+//     (kb*64, n0) of W itself. The CTAs that read k-block kb at the same time then read one
+//     contiguous slab instead of BN rows 2*K bytes apart (ledger L7: a grid that reads one window
+//     of memory at a time streams 5-9 % faster than one whose CTAs each stream their own range).
+template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false>
 __device__ __forceinline__ void wgmma_tma_body(
-    const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k] (a __grid_constant__ parameter)
+    const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
+                              // (64, BN, 1) (a __grid_constant__ parameter)
     const CUtensorMap& tm_x,  // x [m rows][K] bf16, box [x_rows/mc t][64 k] (a __grid_constant__ parameter)
     __nv_bfloat16* __restrict__ y,  // [m][n_out] bf16
     int m, int n_out, int k_blocks, int split, int mc, int stages, int x_rows,
@@ -555,6 +571,13 @@ __device__ __forceinline__ void wgmma_tma_body(
     else
       return (v / kKI) * (kKI * split) + ks * kKI + v % kKI;
   };
+  // W tile (n0, k-block kb) into smem at dst: a 2D box of W, or (kWSL) the 3D box of its slab.
+  auto load_w = [&](uint32_t dst, uint32_t bar, int kb, uint64_t pol) {
+    if constexpr (kWSL)
+      tma_load_3d(dst, &tm_w, bar, 0, n0, kb, pol);
+    else
+      tma_load_2d(dst, &tm_w, bar, kb * kBlockK, n0, pol);
+  };
   const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
@@ -615,7 +638,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
       for (int j = 0; j < n_first; ++j) {
         mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
-        if (!(probe & 2u)) tma_load_2d(stage_w(j), &tm_w, full_bar(j), kb_of(kb_begin + j) * kBlockK, n0, pol_w);
+        if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
         if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
         if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
@@ -649,7 +672,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
-        if (!(probe & 2u)) tma_load_2d(stage_w(s), &tm_w, full_bar(s), kb_of(kb) * kBlockK, n0, pol_w);
+        if (!(probe & 2u)) load_w(stage_w(s), full_bar(s), kb_of(kb), pol_w);
         if (!(probe & 1u)) {
           if (mc == 1)
             tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, m0, pol_x);
@@ -810,27 +833,28 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
 // with red5, without the cluster / DSMEM / L2-slot paths in its code (mc and red are ignored).
-// KORD = kKI | kKO << 2 (the body's k-block order; config keys ki1, ko1; E63 / E64): 0 is the
-// contiguous K ranges in tile-major block order.
+// KORD = kKI | kKO << 2 | kWSL << 3 (the body's k-block order, config keys ki1, ko1, E63 / E64;
+// and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
-                                                      x_rows, /*red=*/5, ws, flags, stamps, nullptr);
+  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split,
+                                                                        /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags,
+                                                                        stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
-// tile's member count (its split) comes from the table.
-template <int BM>
+// tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).
+template <int BM, bool WSL = false>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_work_table_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                               __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int stages, int x_rows,
                               unsigned* flags, unsigned long long* __restrict__ stamps,
                                 const __grid_constant__ work_table::Table table) {
-  wgmma_tma_body<BM, true>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows, /*red=*/5,
-                           nullptr, flags, stamps, &table);
+  wgmma_tma_body<BM, true, 0, false, WSL>(tm_w, tm_x, y, m, n_out, k_blocks, /*split=*/1, /*mc=*/1, stages, x_rows,
+                                          /*red=*/5, nullptr, flags, stamps, &table);
 }
 
 }  // namespace projkit::wgmma_tma

@@ -205,7 +205,7 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   int ki1 = 0, ko1 = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0) continue;
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl1") != std::string::npos) continue;  // wsl1: next test
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -233,6 +233,45 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ko1").find("ko1 needs ki1"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1").find("bm 128, 192, 256"), std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.ko1"), "");
+}
+
+// W's k-block slabs (wsl1, E65) are listed as the last key of rk1 configs (with or without ki1, at
+// every token tile) and of the wt1 config; each applies where its base does, and the host refuses
+// the combinations that have no instantiation by name.
+TEST(Methods, WgmmaTmaKSlabVariants) {
+  const DeviceInfo d = fake_h200();
+  int rk = 0, rk_ki = 0, wt = 0;
+  const std::vector<std::string> listed = list_method_configs();
+  for (const std::string& c : listed) {
+    if (c.rfind("wgmma_tma.", 0) != 0) continue;
+    const std::size_t at = c.find(".wsl1");
+    if (at == std::string::npos) continue;
+    EXPECT_EQ(at + 5, c.size()) << c << ": wsl1 is the last key";
+    std::string base = c.substr(0, at);
+    const bool ki = base.size() > 4 && base.compare(base.size() - 4, 4, ".ki1") == 0;
+    if (ki) base = base.substr(0, base.size() - 4);
+    const bool table = base.compare(base.size() - 4, 4, ".wt1") == 0;
+    EXPECT_TRUE(table || base.compare(base.size() - 4, 4, ".rk1") == 0) << c << ": rk1 or wt1";
+    EXPECT_FALSE(table && ki) << c << ": the work table gives the K ranges";
+    (table ? wt : ki ? rk_ki : rk) += 1;
+    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
+    for (const char* fam : {"qkv", "pooler", "unpooler"})
+      for (auto [lo, hi] : {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}, std::pair{129, 256}})
+        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
+                  method_applicability(builtin_spec(fam), base, lo, hi, d))
+            << c << " " << fam << " " << lo << ".." << hi;
+  }
+  EXPECT_EQ(rk, 8);
+  EXPECT_EQ(rk_ki, 8);
+  EXPECT_EQ(wt, 1);
+  const KernelFamily* fam = find_kernel_family("wgmma_tma");
+  ASSERT_NE(fam, nullptr);
+  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 65, 128, d); };
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wsl1").find("rk1 and wt1 only"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wsl2").find("wsl must be"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.ko1.wsl1").find("not instantiated with ko1"),
+            std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"), "");
 }
 
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
