@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include <list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,6 +42,8 @@ struct RunArgs {
 
 class SharedScratch;
 
+class SharedLayouts;  // below
+
 struct PrepareContext {
   const ProjectionSpec& spec;
   const void* w;         // device, row-major [N, K], spec.weight_dtype; outlives the method
@@ -51,6 +54,9 @@ struct PrepareContext {
   // The m this method will serve, as inclusive ranges (a plan's ranges for it); empty: every
   // m in [1, max_m]. Methods with per-m set-up (cublaslt) prepare only these.
   std::vector<std::pair<int, int>> m_ranges = {};
+  // Lossless re-layouts of W shared by the methods of one Projection (null: the method makes
+  // its own).
+  std::shared_ptr<SharedLayouts> layouts = nullptr;
 };
 
 // A method prepared for one weight tensor. Owns its re-layouts and workspaces.
@@ -119,6 +125,25 @@ class SharedScratch {
 
  private:
   DeviceBuffer buf_;
+};
+
+// Lossless re-layouts of the weights shared by the prepared methods of one Projection
+// (wgmma_tma's k-block slabs, ledger E65: one copy of W per Projection however many of its
+// methods read it). Made by the first method that asks, read-only afterwards; the methods hold
+// the shared_ptr, so a layout lives as long as its last reader.
+class SharedLayouts {
+ public:
+  // The layout named `name`: made with `make` (which allocates and fills it) on first use.
+  template <class Make>
+  const DeviceBuffer& get(const std::string& name, Make&& make) {
+    for (auto& [n, b] : bufs_)
+      if (n == name) return b;
+    bufs_.emplace_back(name, make());
+    return bufs_.back().second;
+  }
+
+ private:
+  std::list<std::pair<std::string, DeviceBuffer>> bufs_;  // a list: references stay valid as it grows
 };
 
 }  // namespace projkit

@@ -95,6 +95,7 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
   }
   std::map<std::string, uint16_t> index;
   auto scratch = std::make_shared<SharedScratch>();  // one per Projection (see method.hpp)
+  auto layouts = std::make_shared<SharedLayouts>();  // one per Projection (see method.hpp)
   I.table.assign(std::size_t(I.max_m) + 1, 0);
   for (int m = 1; m <= I.max_m; ++m) {
     const std::string& name = per_m[std::size_t(m)];
@@ -102,7 +103,7 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
     if (it == index.end()) {
       Config cfg = Config::parse(name);
       const KernelFamily* fam = find_kernel_family(cfg.kernel);
-      PrepareContext ctx{I.spec, d_weights, I.max_m, I.dev, scratch, ranges_of.at(name)};
+      PrepareContext ctx{I.spec, d_weights, I.max_m, I.dev, scratch, ranges_of.at(name), layouts};
       I.methods.push_back(fam->prepare(ctx, cfg));
       I.method_names.push_back(name);
       it = index.emplace(name, uint16_t(I.methods.size() - 1)).first;

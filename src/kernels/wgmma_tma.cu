@@ -128,23 +128,28 @@ class WgmmaTma final : public PreparedMethod {
         red_(cfg.get("red", 0)),
         wsl_(cfg.get("wsl", 0) != 0),
         encode_(tensor_map::encoder()),
-        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1, kord_of(cfg))) {
+        // wsl1 always runs red5's own entry (also wt1's equal split for a row slice): W is its slabs
+        kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1 || wsl_, kord_of(cfg))) {
     if (!encode_) throw Error(StatusCode::unsupported, "wgmma_tma: cuTensorMapEncodeTiled entry point not available");
     if (cfg.get("rk", 0) != 0 && (cfg.get("rk", 0) != 1 || red_ != 5))
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
     if (!kernel_)
       throw Error(StatusCode::unsupported,
                   "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128)");
-    if (cfg.get("wsl", 0) != 0) {  // E65: W's k-block slabs, N*K*2 bytes owned by this method
+    if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (SharedLayouts)
       if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
         throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
-      w_slabs_ = DeviceBuffer(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
-      const int64_t chunks = spec_.n * spec_.k / 8;
-      const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
-      pack_w_kslabs_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), w_slabs_.as<uint4>(), spec_.n, spec_.k);
-      cuda_check(cudaGetLastError(), "wgmma_tma: pack_w_kslabs_kernel launch");
-      cuda_check(cudaDeviceSynchronize(), "wgmma_tma: pack_w_kslabs_kernel");
-      if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, w_slabs_.get(), uint64_t(spec_.n), uint64_t(spec_.k),
+      layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
+      const DeviceBuffer& slabs = layouts_->get("wgmma_tma.kslabs", [&] {
+        DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
+        const int64_t chunks = spec_.n * spec_.k / 8;
+        const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
+        pack_w_kslabs_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), b.as<uint4>(), spec_.n, spec_.k);
+        cuda_check(cudaGetLastError(), "wgmma_tma: pack_w_kslabs_kernel launch");
+        cuda_check(cudaDeviceSynchronize(), "wgmma_tma: pack_w_kslabs_kernel");
+        return b;
+      });
+      if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, slabs.get(), uint64_t(spec_.n), uint64_t(spec_.k),
                                                 uint32_t(kBlockN)))
         throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W's k-block slabs");
     } else if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k),
@@ -294,8 +299,8 @@ class WgmmaTma final : public PreparedMethod {
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
   bool xfit_;
   int red_;
-  bool wsl_;            // E65 (config key wsl1): w_map_ maps w_slabs_, W's k-block slabs
-  DeviceBuffer w_slabs_;  // wsl1: [K/64][N][64] bf16, packed at prepare
+  bool wsl_;  // E65 (config key wsl1): w_map_ maps W's k-block slabs [K/64][N][64], in layouts_
+  std::shared_ptr<SharedLayouts> layouts_;  // wsl1: the Projection's shared re-layouts (or this method's own)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
   int64_t resident_ctas_ = 0;  // red = 5 only: CTAs of this config the device holds at once
