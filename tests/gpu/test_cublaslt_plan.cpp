@@ -253,6 +253,47 @@ TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
   }
 }
 
+// The same sharing for re-layouts of W (SharedLayouts): two wgmma_tma ranges that read W's
+// k-block slabs (wsl1, ledger E65) hold one N*K*2-byte copy between them, not one each, and both
+// stay right when run alternately.
+TEST(CublasLtPlan, KSlabMethodsOfOneProjectionShareOneCopy) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const ProjectionSpec& spec = builtin_spec("qkv");
+  const int max_m = 128;
+  const auto w = make_w(spec.n, spec.k, 23);
+  const auto x = make_x(max_m, spec.k, 24);
+  DevMem dw(w), dx(x), dy(size_t(max_m) * size_t(spec.n) * 2);
+  Plan plan = Plan::safe();
+  plan.source = "test";
+  plan.families.push_back(
+      {"qkv",
+       {PlanRange{1, 64, "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1", 0},
+        PlanRange{65, 128, "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1", 0}}});
+  ProjectionOptions o;
+  o.max_m = max_m;
+  o.strict_plan = true;
+  size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  Projection p(spec, dw.p, plan, o);
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  for (int m : {8, 100}) EXPECT_NE(p.method_name(m).find(".wsl1"), std::string::npos) << m;
+  const double copy_mib = double(spec.n) * double(spec.k) * 2 / double(1 << 20);  // 36 MiB for qkv
+  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
+  EXPECT_GE(used_mib, copy_mib * 0.99) << "the slab copy should exist";
+  EXPECT_LT(used_mib, copy_mib * 1.5) << "two wsl1 methods should share one slab copy of W";
+  for (int m : {9, 100, 64, 128, 1}) {
+    ASSERT_EQ(cudaMemset(dy.p, 0xff, size_t(max_m) * size_t(spec.n) * 2), cudaSuccess);
+    ASSERT_TRUE(p.run(dx.p, m, dy.p, nullptr).ok()) << m;
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<uint16_t> y(size_t(m) * size_t(spec.n));
+    cudaMemcpy(y.data(), dy.p, y.size() * 2, cudaMemcpyDeviceToHost);
+    for (int row : {0, 3, m - 1})
+      EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, row), &y[size_t(row) * size_t(spec.n)], spec.n), 1e-2)
+          << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
+  }
+}
+
 // Prepared for the plan's M ranges only: those m run, any other m is refused (not launched).
 TEST(CublasLtPlan, PreparedOnlyForItsMRanges) {
   PROJKIT_REQUIRE_SM90(nullptr);
