@@ -192,10 +192,11 @@ const Variant kVariants[] = {
     // stream from 10 MB up, so they are floor variants since then.
     {"tma_stream.box128x64.s8.interleaved", nullptr, tma_stream_kernel<true, 8, true>, 8},
     {"tma_stream.bulk16k.s8.interleaved", nullptr, tma_stream_kernel<false, 8, true>, 8},
+    // The LSU stream with one CTA per SM (L7: within -4..+7 % of the full-occupancy grid).
+    {"stream_read.unroll8.evict_first.sm1", stream_read_kernel<8, ReadHint::evict_first>, nullptr, 0, false, true},
     // L7's access-order probes (`projkit floor --order-probes`, never the floor): the LSU stream
-    // with one CTA per SM, grid-stride (one window at a time) and blocked (a contiguous range per
-    // CTA, as each split-K CTA streams its own W range).
-    {"order.stream_read.unroll8.evict_first.sm1", stream_read_kernel<8, ReadHint::evict_first>, nullptr, 0, true, true},
+    // blocked, a contiguous range per CTA as each split-K CTA streams its own W range, with one
+    // CTA per SM and at full occupancy.
     {"order.stream_read_blocked.unroll8.evict_first.sm1", stream_read_blocked_kernel<8>, nullptr, 0, true, true},
     {"order.stream_read_blocked.unroll8.evict_first", stream_read_blocked_kernel<8>, nullptr, 0, true, false},
 };
