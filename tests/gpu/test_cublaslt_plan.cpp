@@ -215,42 +215,48 @@ TEST(CublasLtPlan, GraphReplayEqualsEagerRunAndBadArgumentsAreRefused) {
   }
 }
 
-// A plan with four cublaslt methods: they share the Projection's one 32 MiB workspace
-// (SharedScratch) instead of holding 32 MiB each, and stay right when run alternately.
-TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
-  PROJKIT_REQUIRE_SM90(nullptr);
+// A qkv Projection with `ranges` as its plan (strict): the device memory its creation took (MiB),
+// then each m of `ms` run in turn (alternating methods) against the fp64 reference on three rows.
+double qkv_projection_mib_and_check(const std::vector<PlanRange>& ranges, int max_m, const std::vector<int>& ms,
+                                    unsigned seed) {
   const ProjectionSpec& spec = builtin_spec("qkv");
-  const int max_m = 64;
-  const auto w = make_w(spec.n, spec.k, 21);
-  const auto x = make_x(max_m, spec.k, 22);
+  const auto w = make_w(spec.n, spec.k, seed);
+  const auto x = make_x(max_m, spec.k, seed + 1);
   DevMem dw(w), dx(x), dy(size_t(max_m) * size_t(spec.n) * 2);
   Plan plan = Plan::safe();
   plan.source = "test";
-  plan.families.push_back({"qkv",
-                           {PlanRange{1, 16, "cublaslt.orient0.rank1", 0}, PlanRange{17, 32, "cublaslt.orient1.rank1", 0},
-                            PlanRange{33, 48, "cublaslt.orient2.rank2", 0},
-                            PlanRange{49, 64, "cublaslt.orient3.rank3", 0}}});
+  plan.families.push_back({"qkv", ranges});
   ProjectionOptions o;
   o.max_m = max_m;
   o.strict_plan = true;
   size_t free_before = 0, free_after = 0, total = 0;
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
   Projection p(spec, dw.p, plan, o);
-  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
-  for (int m : {8, 20, 40, 64}) EXPECT_EQ(p.method_name(m).rfind("cublaslt.", 0), 0u) << m;
-  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
-  EXPECT_LT(used_mib, 56.0) << "four cublaslt methods should share one 32 MiB workspace";
-  for (int m : {9, 40, 9, 64, 20}) {
-    ASSERT_EQ(cudaMemset(dy.p, 0xff, size_t(max_m) * size_t(spec.n) * 2), cudaSuccess);
-    ASSERT_TRUE(p.run(dx.p, m, dy.p, nullptr).ok()) << m;
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  for (const PlanRange& r : ranges) EXPECT_EQ(p.method_name(r.m_hi), r.method) << r.m_hi;
+  for (int m : ms) {
+    EXPECT_EQ(cudaMemset(dy.p, 0xff, size_t(max_m) * size_t(spec.n) * 2), cudaSuccess);
+    EXPECT_TRUE(p.run(dx.p, m, dy.p, nullptr).ok()) << m;
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<uint16_t> y(size_t(m) * size_t(spec.n));
     cudaMemcpy(y.data(), dy.p, y.size() * 2, cudaMemcpyDeviceToHost);
     for (int row : {0, 3, m - 1})
       EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, row), &y[size_t(row) * size_t(spec.n)], spec.n), 1e-2)
           << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
   }
+  return (double(free_before) - double(free_after)) / double(1 << 20);
+}
+
+// A plan with four cublaslt methods: they share the Projection's one 32 MiB workspace
+// (SharedScratch) instead of holding 32 MiB each, and stay right when run alternately.
+TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const double used_mib = qkv_projection_mib_and_check(
+      {PlanRange{1, 16, "cublaslt.orient0.rank1", 0}, PlanRange{17, 32, "cublaslt.orient1.rank1", 0},
+       PlanRange{33, 48, "cublaslt.orient2.rank2", 0}, PlanRange{49, 64, "cublaslt.orient3.rank3", 0}},
+      64, {9, 40, 9, 64, 20}, 21);
+  EXPECT_LT(used_mib, 56.0) << "four cublaslt methods should share one 32 MiB workspace";
 }
 
 // The same sharing for re-layouts of W (SharedLayouts): two wgmma_tma ranges that read W's
@@ -258,40 +264,14 @@ TEST(CublasLtPlan, MethodsOfOneProjectionShareOneWorkspace) {
 // stay right when run alternately.
 TEST(CublasLtPlan, KSlabMethodsOfOneProjectionShareOneCopy) {
   PROJKIT_REQUIRE_SM90(nullptr);
+  const double used_mib = qkv_projection_mib_and_check(
+      {PlanRange{1, 64, "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1", 0},
+       PlanRange{65, 128, "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1", 0}},
+      128, {9, 100, 64, 128, 1}, 23);
   const ProjectionSpec& spec = builtin_spec("qkv");
-  const int max_m = 128;
-  const auto w = make_w(spec.n, spec.k, 23);
-  const auto x = make_x(max_m, spec.k, 24);
-  DevMem dw(w), dx(x), dy(size_t(max_m) * size_t(spec.n) * 2);
-  Plan plan = Plan::safe();
-  plan.source = "test";
-  plan.families.push_back(
-      {"qkv",
-       {PlanRange{1, 64, "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1", 0},
-        PlanRange{65, 128, "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1", 0}}});
-  ProjectionOptions o;
-  o.max_m = max_m;
-  o.strict_plan = true;
-  size_t free_before = 0, free_after = 0, total = 0;
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
-  Projection p(spec, dw.p, plan, o);
-  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
-  for (int m : {8, 100}) EXPECT_NE(p.method_name(m).find(".wsl1"), std::string::npos) << m;
   const double copy_mib = double(spec.n) * double(spec.k) * 2 / double(1 << 20);  // 36 MiB for qkv
-  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
   EXPECT_GE(used_mib, copy_mib * 0.99) << "the slab copy should exist";
   EXPECT_LT(used_mib, copy_mib * 1.5) << "two wsl1 methods should share one slab copy of W";
-  for (int m : {9, 100, 64, 128, 1}) {
-    ASSERT_EQ(cudaMemset(dy.p, 0xff, size_t(max_m) * size_t(spec.n) * 2), cudaSuccess);
-    ASSERT_TRUE(p.run(dx.p, m, dy.p, nullptr).ok()) << m;
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    std::vector<uint16_t> y(size_t(m) * size_t(spec.n));
-    cudaMemcpy(y.data(), dy.p, y.size() * 2, cudaMemcpyDeviceToHost);
-    for (int row : {0, 3, m - 1})
-      EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, row), &y[size_t(row) * size_t(spec.n)], spec.n), 1e-2)
-          << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
-  }
 }
 
 // Prepared for the plan's M ranges only: those m run, any other m is refused (not launched).
