@@ -242,8 +242,9 @@ double qkv_projection_mib_and_check(const std::vector<PlanRange>& ranges, int ma
     std::vector<uint16_t> y(size_t(m) * size_t(spec.n));
     cudaMemcpy(y.data(), dy.p, y.size() * 2, cudaMemcpyDeviceToHost);
     for (int row : {0, 3, m - 1})
-      EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, row), &y[size_t(row) * size_t(spec.n)], spec.n), 1e-2)
-          << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
+      if (row < m)
+        EXPECT_LE(row_error(ref_row(x, w, spec.n, spec.k, row), &y[size_t(row) * size_t(spec.n)], spec.n), 1e-2)
+            << "m=" << m << " row=" << row << " (" << p.method_name(m) << ")";
   }
   return (double(free_before) - double(free_after)) / double(1 << 20);
 }
