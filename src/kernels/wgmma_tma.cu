@@ -135,7 +135,8 @@ class WgmmaTma final : public PreparedMethod {
       throw Error(StatusCode::invalid_argument, "wgmma_tma: rk must be 0, or 1 with red5");
     if (!kernel_)
       throw Error(StatusCode::unsupported,
-                  "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128)");
+                  "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128; "
+                  "wsl1: rk1 or wt1, not with ko1)");
     if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (SharedLayouts)
       if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
         throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
@@ -521,12 +522,17 @@ std::vector<Config> wgmma_tma_configs() {
         if (ko) c.params.push_back({"ko", 1});
         list.push_back(c);
       }
-  // ---- E65 (to measure, session 18): W read from its k-block slabs (wsl1: a copy [K/64][N][64]
-  // packed at prepare), so the CTAs that load k-block kb at the same time read one contiguous slab
-  // (ledger L7: the floor's TMA streams with their units interleaved over the grid ran 5-9 % faster
-  // than with a contiguous range per CTA, and faster than the LSU floor). With contiguous K ranges
-  // the grid reads `split` slabs at a time; with ki1 (every token tile here) neighbouring slabs.
-  // On the plan's red5 tiles (run S3), rk1 and wt1:
+  // ---- E65 (session 18): W read from its k-block slabs (wsl1: a copy [K/64][N][64] packed at
+  // prepare, one per Projection), so the CTAs that load k-block kb at the same time read one
+  // contiguous slab (ledger L7: the floor's TMA streams with their units interleaved over the grid
+  // ran 5-9 % faster than with a contiguous range per CTA). With contiguous K ranges the grid
+  // reads `split` slabs at a time; with ki1 (every token tile here) neighbouring slabs, one
+  // window. Same binary, 200 pairs, against plan S3's config: ki1.wsl1 +6.7 / +6.6 % at pooler
+  // M 8 / 32 (against wt1), +4.9 % at qkv M 8, +4.6 % at unpooler M 32 (against wt1), +2.8 % at
+  // qkv M 128; -2.0..+0.4 % on the 128..256-token tiles at M 128 / 256, and wsl1 without ki1
+  // -6.5..+4.5 %. Plan T runs ki1.wsl1 at qkv M 2..128, pooler M 6..64, unpooler M 17..64.
+  // Listed on the plan's red5 tiles (run S3), rk1 with and without ki1, and wt1 (-3.0 % against
+  // rk1.ki1.wsl1 at pooler M 16):
   for (const Config& base : {cfg(64, 4, 1, 1, 5), cfg(64, 2, 1, 1, 5), cfg(128, 4, 1, 1, 5), cfg(128, 2, 1, 1, 5),
                              cfg(192, 4, 1, 1, 5), cfg(256, 7, 1, 1, 5), cfg(256, 4, 1, 1, 5), cfg(256, 2, 1, 1, 5)})
     for (int ki : {0, 1}) {
