@@ -37,10 +37,14 @@ const char* pk_version(void);
  * plan_path: NULL = the plan for the current device (plans/<device>.json or the
  * built-in safe plan); "safe" = baseline everywhere; otherwise a plan file.
  * method: NULL = follow the plan; otherwise one method config for every m.
- * max_m: largest m run() will accept (1..4096). strict: plan problems fail
- * instead of falling back to the baseline. */
+ * max_m: largest m run() will accept (1..4096). flags: PK_STRICT_PLAN (plan
+ * problems fail instead of falling back to the baseline; 1, as the former
+ * `strict` argument), PK_NO_WEIGHT_COPIES (methods that keep a re-laid-out copy
+ * of W run as their copy-free twins; see ProjectionOptions::weight_copies). */
+#define PK_STRICT_PLAN 1
+#define PK_NO_WEIGHT_COPIES 2
 pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights,
-                              const char* plan_path, const char* method, int max_m, int strict);
+                              const char* plan_path, const char* method, int max_m, int flags);
 
 /* y[m, out_cols(m)] = x[m, K] * W^T on stream (a cudaStream_t, may be NULL). */
 pkStatus pk_projection_run(const pkProjection* p, const void* d_x, int m, void* d_y, void* stream);

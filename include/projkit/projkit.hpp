@@ -162,6 +162,10 @@ struct ProjectionOptions {
   int max_m = 256;             // largest m run() accepts; workspaces are sized for it
   bool strict_plan = false;    // unknown / inapplicable methods throw instead of falling back
   int device = -1;             // -1: the current device
+  // false: a plan method that keeps its own re-laid-out copy of W (wgmma_tma's k-block slabs,
+  // wsl1: N*K*2 bytes per Projection) runs as its copy-free twin instead (copy_free_method),
+  // for callers who cannot spend that memory; slower in those ranges (docs/design.md).
+  bool weight_copies = true;
 };
 
 class PreparedMethod;  // internal
@@ -207,5 +211,11 @@ std::vector<std::string> list_method_configs();
 // Empty when the method applies to spec for all m in [m_lo, m_hi]; else the reason.
 std::string method_applicability(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
                                  const DeviceInfo& dev);
+// The method a Projection with weight_copies = false runs instead of `method`: `method` itself
+// when it keeps no copy of W; else the same config without the key that makes the copy (wsl1),
+// and without ki1 as well when that alone does not apply to [m_lo, m_hi] (wgmma_tma instantiates
+// ki1 without the slabs at the 128..256-token tiles only).
+std::string copy_free_method(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
+                             const DeviceInfo& dev);
 
 }  // namespace projkit

@@ -54,16 +54,25 @@ def library() -> ctypes.CDLL:
     return _lib
 
 
+# pk_projection_create's flags (include/projkit/projkit.h)
+_STRICT_PLAN = 1
+_NO_WEIGHT_COPIES = 2
+
+
 def _check(status: int) -> None:
     if status != 0:
         raise ProjkitError(library().pk_last_error().decode())
 
 
 class Projection:
-    """A built-in family prepared once from its weights; call it with x [m, K] bf16."""
+    """A built-in family prepared once from its weights; call it with x [m, K] bf16.
+
+    weight_copies=False: the plan's methods that keep a re-laid-out copy of the weights
+    (wgmma_tma's k-block slabs, N*K*2 bytes) run as their copy-free twins instead (slower there).
+    """
 
     def __init__(self, family: str, weight, plan: str | None = None, method: str | None = None,
-                 max_m: int = 256, strict: bool = False):
+                 max_m: int = 256, strict: bool = False, weight_copies: bool = True):
         import torch  # noqa: F401  (the binding's only torch use is tensor handling)
 
         if not weight.is_cuda or not weight.is_contiguous():
@@ -73,7 +82,9 @@ class Projection:
         _check(library().pk_projection_create(ctypes.byref(self._handle), family.encode(),
                                               ctypes.c_void_p(weight.data_ptr()),
                                               plan.encode() if plan else None,
-                                              method.encode() if method else None, max_m, int(strict)))
+                                              method.encode() if method else None, max_m,
+                                              (_STRICT_PLAN if strict else 0) |
+                                              (0 if weight_copies else _NO_WEIGHT_COPIES)))
         self.family = family
 
     def out_cols(self, m: int) -> int:

@@ -39,7 +39,7 @@ const char* pk_last_error(void) { return g_last_error.c_str(); }
 const char* pk_version(void) { return projkit::kVersion; }
 
 pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights, const char* plan_path,
-                              const char* method, int max_m, int strict) {
+                              const char* method, int max_m, int flags) {
   g_last_error.clear();
   if (!out) return fail(PK_INVALID_ARGUMENT, "pk_projection_create: out is null");
   *out = nullptr;
@@ -48,7 +48,10 @@ pkStatus pk_projection_create(pkProjection** out, const char* family, const void
     const projkit::ProjectionSpec& spec = projkit::builtin_spec(family);
     projkit::ProjectionOptions opts;
     opts.max_m = max_m;
-    opts.strict_plan = strict != 0;
+    if ((flags & ~(PK_STRICT_PLAN | PK_NO_WEIGHT_COPIES)) != 0)
+      return fail(PK_INVALID_ARGUMENT, "pk_projection_create: unknown bits in flags " + std::to_string(flags));
+    opts.strict_plan = (flags & PK_STRICT_PLAN) != 0;
+    opts.weight_copies = (flags & PK_NO_WEIGHT_COPIES) == 0;
     if (method) {
       *out = new pkProjection{projkit::make_single_method_projection(spec, d_weights, method, opts)};
       return PK_OK;

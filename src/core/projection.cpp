@@ -35,6 +35,24 @@ std::string method_applicability(const ProjectionSpec& spec, const std::string& 
   return fam->applicable(spec, cfg, m_lo, m_hi, dev);
 }
 
+std::string copy_free_method(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
+                             const DeviceInfo& dev) {
+  Config cfg;
+  try {
+    cfg = Config::parse(method);
+  } catch (const Error&) {
+    return method;  // not a config: the plan check names the problem
+  }
+  if (cfg.kernel != "wgmma_tma" || cfg.get("wsl", 0) == 0) return method;
+  auto without = [](Config c, std::string_view key) {
+    std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
+    return c;
+  };
+  const Config twin = without(cfg, "wsl");
+  if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
+  return without(twin, "ki").name();
+}
+
 std::vector<std::string> list_method_configs() {
   std::vector<std::string> out;
   for (const KernelFamily* f : kernel_families())
@@ -73,15 +91,16 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
     for (const PlanRange& r : *ranges) {
       int lo = r.m_lo, hi = std::min(r.m_hi, I.max_m);
       if (lo > hi) continue;
-      std::string why = method_applicability(spec, r.method, lo, hi, I.dev);
+      const std::string method = opts.weight_copies ? r.method : copy_free_method(spec, r.method, lo, hi, I.dev);
+      std::string why = method_applicability(spec, method, lo, hi, I.dev);
       if (!why.empty()) {
         std::string msg = "plan " + plan.source + ": " + spec.name + " m=[" + std::to_string(lo) + "," +
-                          std::to_string(hi) + "] method '" + r.method + "' not applicable: " + why;
+                          std::to_string(hi) + "] method '" + method + "' not applicable: " + why;
         if (opts.strict_plan) throw Error(StatusCode::plan_mismatch, msg);
         I.warnings.push_back(msg + " -- using baseline");
         continue;
       }
-      for (int m = lo; m <= hi; ++m) per_m[std::size_t(m)] = r.method;
+      for (int m = lo; m <= hi; ++m) per_m[std::size_t(m)] = method;
     }
   }
   // The M ranges each method serves (a method may appear in several plan ranges).

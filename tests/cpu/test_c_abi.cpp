@@ -34,6 +34,17 @@ TEST(CAbi, UnknownFamilyAndNullWeightsAreNamed) {
   EXPECT_EQ(p, nullptr);
 }
 
+TEST(CAbi, UnknownFlagBitsAreNamed) {
+  pkProjection* p = nullptr;
+  EXPECT_EQ(pk_projection_create(&p, "qkv", reinterpret_cast<void*>(16), "safe", nullptr, 256, 4), PK_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(pk_last_error(), "unknown bits in flags 4"), nullptr);
+  EXPECT_EQ(p, nullptr);
+  // the known bits pass the flag check and fail later, on the weights pointer (no GPU here)
+  EXPECT_EQ(pk_projection_create(&p, "qkv", nullptr, "safe", nullptr, 256, PK_STRICT_PLAN | PK_NO_WEIGHT_COPIES),
+            PK_INVALID_ARGUMENT);
+  EXPECT_EQ(std::strstr(pk_last_error(), "flags"), nullptr);
+}
+
 TEST(CAbi, StatusStrings) {
   EXPECT_STREQ(pk_status_string(PK_OK), "ok");
   EXPECT_STREQ(pk_status_string(PK_PLAN_MISMATCH), "plan_mismatch");

@@ -274,6 +274,32 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"), "");
 }
 
+// A Projection with weight_copies = false runs each wsl1 method as its copy-free twin: without
+// wsl1, and without ki1 too where ki1 alone has no instantiation (the 64-token tile); methods
+// that keep no copy pass through unchanged.
+TEST(Methods, CopyFreeTwinsOfKSlabMethods) {
+  const DeviceInfo d = fake_h200();
+  const std::string p = "wgmma_tma.bn128.";
+  EXPECT_EQ(copy_free_method(builtin_spec("qkv"), p + "bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1", 2, 64, d),
+            p + "bm64.split4.mc1.stages8.xfit1.red5.rk1");
+  EXPECT_EQ(copy_free_method(builtin_spec("qkv"), p + "bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1", 65, 128, d),
+            p + "bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1");
+  EXPECT_EQ(copy_free_method(builtin_spec("pooler"), p + "bm64.split2.mc1.stages8.xfit1.red5.wt1.wsl1", 6, 32, d),
+            p + "bm64.split2.mc1.stages8.xfit1.red5.wt1");
+  for (const char* keep : {"gemv_stream.rows2.warps8", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1",
+                           "baseline", "not a config"})
+    EXPECT_EQ(copy_free_method(builtin_spec("pooler"), keep, 65, 128, d), keep);
+  // every wsl1 range of the shipped plan has a copy-free twin that applies where it does
+  for (const std::string& c : list_method_configs())
+    if (c.find(".wsl1") != std::string::npos)
+      for (const char* fam : {"qkv", "pooler", "unpooler"})
+        for (auto [lo, hi] : {std::pair{2, 64}, std::pair{65, 128}})
+          if (method_applicability(builtin_spec(fam), c, lo, hi, d).empty())
+            EXPECT_EQ(method_applicability(builtin_spec(fam), copy_free_method(builtin_spec(fam), c, lo, hi, d), lo, hi, d),
+                      "")
+                << c << " " << fam << " " << lo << ".." << hi;
+}
+
 // kperm_stream_mma (no split across CTAs, register accumulators for <= 32 tokens) names each
 // violated limit: token count, whole chunk rounds per warp (o's K = 1024 is too short for
 // 16 warps x 8 chunks of 32), row tiles of the output (the unpooler's 1024-row slice at M <= 8).

@@ -48,6 +48,25 @@ def test_matches_torch_linear(family, m):
 
 
 @needs_gpu
+@pytest.mark.parametrize("m", [8, 100])
+def test_without_weight_copies_runs_copy_free_twins(m):
+    """weight_copies=False: the plan's k-slab methods (wsl1) run as their copy-free twins, still right."""
+    _library_or_skip()
+    n, k = SHAPES["qkv"]
+    g = torch.Generator(device="cuda").manual_seed(m)
+    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.bfloat16)
+    x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+    with_copy = projkit.Projection("qkv", w)
+    proj = projkit.Projection("qkv", w, weight_copies=False)
+    assert ".wsl1" not in proj.method(m)
+    if ".wsl1" in with_copy.method(m):
+        assert proj.method(m) != with_copy.method(m)
+    ref = F.linear(x.double(), w.double())
+    err = (proj(x).double() - ref).norm() / ref.norm()
+    assert err < 1e-2, f"qkv m={m} via {proj.method(m)}: rel L2 {err:.2e}"
+
+
+@needs_gpu
 def test_bad_input_raises_named_error():
     _library_or_skip()
     w = torch.zeros(2304, 8192, device="cuda", dtype=torch.bfloat16)
