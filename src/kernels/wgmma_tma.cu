@@ -496,9 +496,9 @@ std::vector<Config> wgmma_tma_configs() {
       // (five calls). qkv lost 2.6-4.9 %; rates measured per SM at prepare lost everywhere.
       with_wt(cfg(64, 2, 1, 1, 5)),  // pooler M 6..32, unpooler M 17..64
   };
-  // ---- E59 (to screen): every equal-split red5 config above again on red5's own entry point
-  // (rk1). Hypothesis: wgmma_tma_kernel's code (52.7-58.1 KB of .text: every red mode) costs time
-  // outside the CTAs' span that the work table kernel (22.9 KB) does not pay (P12, P13).
+  // ---- E59: every equal-split red5 config above again on red5's own entry point (rk1: red and
+  // mc compiled in, 24-29 KB of .text against wgmma_tma_kernel's 52.7-58.1 KB); 0.8-3 % faster at
+  // M 8..128, a tie at 192 / 256 (ledger E59). Every red5 range of the plan runs on rk1.
   const std::size_t listed = list.size();
   for (std::size_t i = 0; i < listed; ++i)
     if (list[i].get("red", 0) == 5 && list[i].get("wt", 0) == 0) list.push_back(with_rk(list[i]));
@@ -511,8 +511,9 @@ std::vector<Config> wgmma_tma_configs() {
   // unpooler bm192.split2 and 5.5 % at qkv bm128.split4. ko1 on ki1 adds 1.6-2.3 % at qkv split7
   // M 192 / 256 and loses 4.7-10.5 % at pooler / unpooler M 128. Not listed after measurement: ki1
   // on the bm64 tiles and on wt1 (-3.4..-13 %), ki2 (pairs of k-blocks: -7.1..+0.2 %), ko1 without
-  // ki1 (-0.5..+0.1 %), and E62's rotated ranges (-5.8..+0.4 %). The compile-time form here is
-  // not measured yet (the run-time form cost 0.2-2.3 % on every kernel, call 8).
+  // ki1 (-0.5..+0.1 %), and E62's rotated ranges (-5.8..+0.4 %). The order is compile-time
+  // (KORD; the run-time form cost 0.2-2.3 % on every kernel, session 17 call 8); measured in that
+  // form: +0.4..+5.2 % at the cases plan S3 moved onto it (session 17 call 9).
   const std::size_t with_entry = list.size();
   for (std::size_t i = 0; i < with_entry; ++i)
     if (list[i].get("rk", 0) == 1 && list[i].get("bm", 0) >= 128)

@@ -487,9 +487,10 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 // because the same choice as run-time values cost 0.2-2.3 % on the kernels that did not use it,
 // session 17 call 8):
 //   kKI = 0: K split ks takes the contiguous k-blocks [ks * k_blocks / split, (ks + 1) * ..);
-//   kKI = g > 0: the K splits are interleaved in granules of g k-blocks (split ks takes granules
-//     ks, ks + split, ks + 2 split, ..), so a tile's splits read neighbouring 128-B pieces of the
-//     same W rows at the same time. The loads are numbered v = 0..count-1 and load kb_of(v).
+//   kKI = 1: the K splits are interleaved (split ks takes k-blocks ks, ks + split, ks + 2 split,
+//     ..), so a tile's splits read neighbouring 128-B pieces of the same W rows at the same time.
+//     The loads are numbered v = 0..count-1 and load kb_of(v). (The formulas keep a granule of
+//     kKI k-blocks; granule 2, ki2, was refuted and is not instantiated.)
 //   kKO: CTA x takes N tile x % tiles and K split x / tiles (K-split-major block order) instead
 //     of tile x / split and K split x % split.
 //   kWSL (config key wsl1, ledger E65): tm_w maps a copy of W packed at prepare as k-block slabs,
@@ -519,7 +520,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   constexpr int kWBytes = w_tile_bytes(BN);
   constexpr int kStride = partial_stride(BN);
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
-  static_assert(kKI >= 0 && kKI <= 2, "kKI: 0 (contiguous K ranges) or a granule of 1 or 2 k-blocks");
+  static_assert(kKI == 0 || kKI == 1, "kKI: 0 (contiguous K ranges) or 1 (interleaved k-blocks; ki2 was refuted, E63)");
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
 
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -546,15 +547,16 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
+  const unsigned wx = red5_work_x(blockIdx.x, atomic_combine);  // this CTA's work index along x
   const int crank = kWorkTable         ? work_table::member_of(work_e)
-                    : kKO            ? int(red5_work_x(blockIdx.x, true) / (gridDim.x / unsigned(split)))
-                    : atomic_combine ? int(red5_work_x(blockIdx.x, true) % unsigned(split))
+                    : kKO            ? int(wx / (gridDim.x / unsigned(split)))
+                    : atomic_combine ? int(wx % unsigned(split))
                                      : int(cluster_ctarank());
   const int ks = crank % split;  // K range of this CTA
   const int g = crank / split;   // which of the mc N tiles of the cluster
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
-                 : kKO      ? int(red5_work_x(blockIdx.x, true) % (gridDim.x / unsigned(split))) * BN
-                            : (int(red5_work_x(blockIdx.x, atomic_combine) / unsigned(split * mc)) * mc + g) * BN;
+                 : kKO      ? int(wx % (gridDim.x / unsigned(split))) * BN
+                            : (int(wx / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
   // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
   // itself for contiguous ranges; with kKI > 0 the numbers are 0..count-1 (a cycle of kKI * split
@@ -693,7 +695,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       const int tile = kWorkTable ? work_table::tile_of(work_e)  // one token tile
                          : kKO        ? int(blockIdx.y) * n_tiles + n0 / BN
-                                      : int(blockIdx.y) * n_tiles + int(red5_work_x(blockIdx.x, true)) / split;
+                                      : int(blockIdx.y) * n_tiles + int(wx) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
                                      128 * kConsumerWGs);

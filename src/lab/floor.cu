@@ -26,20 +26,28 @@ constexpr int kThreads = 512;
 
 // kUnroll: independent 16-byte loads in flight per thread per step.
 // kHint: which load instruction (see ReadHint).
-template <int kUnroll, ReadHint kHint>
+// kBlocked (L7's access-order probe, session 18; `projkit floor --order-probes`, never the
+//   floor): CTA c reads only its own contiguous 1/G of the payload (G = gridDim.x), G separate
+//   fronts through memory as the split-K kernels' CTAs each stream their own W range, instead of
+//   the grid-stride sweep in which the whole grid reads one window of memory at a time.
+template <int kUnroll, ReadHint kHint, bool kBlocked = false>
 __global__ void __launch_bounds__(kThreads) stream_read_kernel(const uint4* __restrict__ src, int64_t count,
                                                                 unsigned* __restrict__ sink, unsigned magic) {
   static_assert(kUnroll >= 1 && kUnroll <= 16, "loads in flight per thread");
   uint64_t policy = 0;
   if constexpr (kHint == ReadHint::evict_first) policy = ptx::l2_evict_first_policy();
-  const int64_t stride = int64_t(gridDim.x) * kThreads;
+  // this thread's elements: first, first + stride, .. while < end
+  const int64_t stride = kBlocked ? int64_t(kThreads) : int64_t(gridDim.x) * kThreads;
+  const int64_t first = kBlocked ? count * blockIdx.x / gridDim.x + threadIdx.x
+                                 : int64_t(blockIdx.x) * kThreads + threadIdx.x;
+  const int64_t end = kBlocked ? count * (blockIdx.x + 1) / gridDim.x : count;
   unsigned acc = 0;
-  for (int64_t base = int64_t(blockIdx.x) * kThreads + threadIdx.x; base < count; base += stride * kUnroll) {
+  for (int64_t base = first; base < end; base += stride * kUnroll) {
     uint4 v[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const int64_t i = base + u * stride;
-      if (i < count) {
+      if (i < end) {
         if constexpr (kHint == ReadHint::no_allocate)
           v[u] = ptx::ld_stream(src + i);
         else if constexpr (kHint == ReadHint::prefetch256)
@@ -49,31 +57,6 @@ __global__ void __launch_bounds__(kThreads) stream_read_kernel(const uint4* __re
       } else {
         v[u] = make_uint4(0, 0, 0, 0);
       }
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
-  }
-  if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
-}
-
-// ---- Access-order probes (L7, session 18; `projkit floor --order-probes`, not part of the floor).
-// The same 16-byte evict-first loads as stream_read.unroll8.evict_first, but CTA c reads only
-// its own contiguous 1/G of the payload (G = gridDim.x): G separate fronts through memory, as
-// the split-K kernels' CTAs each stream their own W range, instead of the grid-stride sweep in
-// which the whole grid reads one window of memory at a time.
-template <int kUnroll>
-__global__ void __launch_bounds__(kThreads) stream_read_blocked_kernel(const uint4* __restrict__ src, int64_t count,
-                                                                        unsigned* __restrict__ sink, unsigned magic) {
-  static_assert(kUnroll >= 1 && kUnroll <= 16, "loads in flight per thread");
-  const uint64_t policy = ptx::l2_evict_first_policy();
-  const int64_t i0 = count * blockIdx.x / gridDim.x, i1 = count * (blockIdx.x + 1) / gridDim.x;
-  unsigned acc = 0;
-  for (int64_t base = i0 + threadIdx.x; base < i1; base += int64_t(kThreads) * kUnroll) {
-    uint4 v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const int64_t i = base + int64_t(u) * kThreads;
-      v[u] = i < i1 ? ptx::ld_stream_hint(src + i, policy) : make_uint4(0, 0, 0, 0);
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
@@ -197,8 +180,8 @@ const Variant kVariants[] = {
     // L7's access-order probes (`projkit floor --order-probes`, never the floor): the LSU stream
     // blocked, a contiguous range per CTA as each split-K CTA streams its own W range, with one
     // CTA per SM and at full occupancy.
-    {"order.stream_read_blocked.unroll8.evict_first.sm1", stream_read_blocked_kernel<8>, nullptr, 0, true, true},
-    {"order.stream_read_blocked.unroll8.evict_first", stream_read_blocked_kernel<8>, nullptr, 0, true, false},
+    {"order.stream_read_blocked.unroll8.evict_first.sm1", stream_read_kernel<8, ReadHint::evict_first, true>, nullptr, 0, true, true},
+    {"order.stream_read_blocked.unroll8.evict_first", stream_read_kernel<8, ReadHint::evict_first, true>, nullptr, 0, true, false},
 };
 
 }  // namespace

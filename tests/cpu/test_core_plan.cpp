@@ -169,6 +169,14 @@ TEST(Methods, Red5GridMustFitTheSms) {
             "");
 }
 
+// wgmma_tma's own applicability rule for a config name (unlisted names included, which
+// method_applicability refuses as unlisted first), on a fake H200.
+std::string wgmma_tma_refusal(const char* family, const char* name, int m_lo, int m_hi) {
+  const KernelFamily* fam = find_kernel_family("wgmma_tma");
+  EXPECT_NE(fam, nullptr);
+  return fam ? fam->applicable(builtin_spec(family), Config::parse(name), m_lo, m_hi, fake_h200()) : "no wgmma_tma";
+}
+
 // rk1 (E59: red5's own entry point) is listed as a twin of every equal-split red5 config and of
 // nothing else; it is applicable where its red5 twin is, and refused by name with another red
 // mode, another rk value or together with the work table (wt1).
@@ -177,7 +185,7 @@ TEST(Methods, WgmmaTmaRk1Twins) {
   int twins = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.size() < 4 || c.compare(c.size() - 4, 4, ".rk1") != 0) continue;
+    if (!c.starts_with("wgmma_tma.") || !c.ends_with(".rk1")) continue;
     ++twins;
     const std::string base = c.substr(0, c.size() - 4);  // the name without ".rk1"
     EXPECT_NE(base.find(".red5"), std::string::npos) << c;
@@ -186,10 +194,7 @@ TEST(Methods, WgmmaTmaRk1Twins) {
               method_applicability(builtin_spec("pooler"), base, 1, 64, d)) << c;
   }
   EXPECT_EQ(twins, 12);
-  // unlisted names: the family's own rule (method_applicability refuses them as unlisted first)
-  const KernelFamily* fam = find_kernel_family("wgmma_tma");
-  ASSERT_NE(fam, nullptr);
-  auto why = [&](const char* name, int hi) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 1, hi, d); };
+  auto why = [](const char* name, int hi) { return wgmma_tma_refusal("pooler", name, 1, hi); };
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.rk1", 64).find("rk must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk2", 64).find("rk must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.wt1.rk1", 32).find("two entry points"),
@@ -211,12 +216,12 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
       continue;
     }
-    const bool ko = c.size() >= 4 && c.compare(c.size() - 4, 4, ".ko1") == 0;
+    const bool ko = c.ends_with(".ko1");
     (ko ? ko1 : ki1) += 1;
     EXPECT_EQ(c.substr(at, ko ? 8 : 4), ko ? ".ki1.ko1" : ".ki1") << c << ": ki1 (and ko1) are the last keys";
     EXPECT_EQ(at + (ko ? 8 : 4), c.size()) << c;
     const std::string base = c.substr(0, at);
-    EXPECT_EQ(base.compare(base.size() - 4, 4, ".rk1"), 0) << c;
+    EXPECT_TRUE(base.ends_with(".rk1")) << c;
     EXPECT_EQ(base.find(".bm64."), std::string::npos) << c << ": not listed for the 64-token tile";
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
     EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 65, 128, d),
@@ -224,9 +229,7 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   }
   EXPECT_EQ(ki1, 9);  // the rk1 configs of bm 128 / 192 / 256
   EXPECT_EQ(ko1, 9);
-  const KernelFamily* fam = find_kernel_family("wgmma_tma");
-  ASSERT_NE(fam, nullptr);
-  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 65, 128, d); };
+  auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red4.ki1").find("instantiated for rk1"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.ki1").find("instantiated for rk1"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki2").find("ki must be"), std::string::npos);
@@ -248,10 +251,10 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
     if (at == std::string::npos) continue;
     EXPECT_EQ(at + 5, c.size()) << c << ": wsl1 is the last key";
     std::string base = c.substr(0, at);
-    const bool ki = base.size() > 4 && base.compare(base.size() - 4, 4, ".ki1") == 0;
+    const bool ki = base.ends_with(".ki1");
     if (ki) base = base.substr(0, base.size() - 4);
-    const bool table = base.compare(base.size() - 4, 4, ".wt1") == 0;
-    EXPECT_TRUE(table || base.compare(base.size() - 4, 4, ".rk1") == 0) << c << ": rk1 or wt1";
+    const bool table = base.ends_with(".wt1");
+    EXPECT_TRUE(table || base.ends_with(".rk1")) << c << ": rk1 or wt1";
     EXPECT_FALSE(table && ki) << c << ": the work table gives the K ranges";
     (table ? wt : ki ? rk_ki : rk) += 1;
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
@@ -264,9 +267,7 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   EXPECT_EQ(rk, 8);
   EXPECT_EQ(rk_ki, 8);
   EXPECT_EQ(wt, 1);
-  const KernelFamily* fam = find_kernel_family("wgmma_tma");
-  ASSERT_NE(fam, nullptr);
-  auto why = [&](const char* name) { return fam->applicable(builtin_spec("pooler"), Config::parse(name), 65, 128, d); };
+  auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wsl1").find("rk1 and wt1 only"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wsl2").find("wsl must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.ko1.wsl1").find("not instantiated with ko1"),
@@ -289,7 +290,7 @@ TEST(Methods, CopyFreeTwinsOfKSlabMethods) {
   for (const char* keep : {"gemv_stream.rows2.warps8", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1",
                            "baseline", "not a config"})
     EXPECT_EQ(copy_free_method(builtin_spec("pooler"), keep, 65, 128, d), keep);
-  // every wsl1 range of the shipped plan has a copy-free twin that applies where it does
+  // every listed wsl1 config has a copy-free twin that applies wherever it does
   for (const std::string& c : list_method_configs())
     if (c.find(".wsl1") != std::string::npos)
       for (const char* fam : {"qkv", "pooler", "unpooler"})
