@@ -1,13 +1,31 @@
 #!/usr/bin/env bash
-# Session 19, call 1: ship plan T2 (plan T with unpooler M 9..16 on bm64.split2.rk1.ki1.wsl1,
-# results/h200/session18/plan-t2.json, now plans/h200.json). run_s.sh: two plan A/B rounds of
-# plan T (O) against T2 (Q) on this machine, then the full results (tests incl. the Python
-# copy-free test, floor with L7's interleaved variants, bench, sweep, check, fidelity, report).
-# Usage: tools/experiments/call1_s19.sh BIN OUT_DIR   (~5 min)
+# Session 19, call 1.
+# 1. Ship plan T2 (plan T with unpooler M 9..16 on bm64.split2.rk1.ki1.wsl1,
+#    results/h200/session18/plan-t2.json, now plans/h200.json). run_s.sh: two plan A/B rounds of
+#    plan T (O) against T2 (Q) on this machine, then the full results (tests incl. the Python
+#    copy-free test, floor with L7's interleaved variants, bench, sweep, check, fidelity, report).
+# 2. E66: the unpooler's row slice (M <= 8) on the k-block slabs with 8 / 16 K splits: check over
+#    M 1..8, then a same-binary A/B (200 pairs) against the plan's configs at M 1, 2, 4, 8.
+# Usage: tools/experiments/call1_s19.sh BIN OUT_DIR   (~7 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 tools/experiments/run_s.sh "$BIN" "$O" results/h200/session18/c4-run-t/plan-t.json >"$O/run.txt" 2>&1
 tail -45 "$O/run.txt"
 tar cJf "$O/ab.tar.xz" -C "$O" ab1 ab2 && rm -rf "$O/ab1" "$O/ab2"
 tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
+
+E=$O/e66; mkdir -p "$E"
+. tools/experiments/red5_ab_lib.sh
+S16=wgmma_tma.bn128.bm64.split16.mc1.stages8.xfit1.red5.rk1
+S8=wgmma_tma.bn128.bm64.split8.mc1.stages8.xfit1.red5.rk1
+red5_checks "$BIN" "$E" ".ki1.wsl1" "unpooler 1..8 $S16" "unpooler 1..8 $S8"
+timeout 60 "$BIN/projkit" check --method "$S16" --families unpooler --m 1..8 >"$E/check-unpooler-s16.txt" 2>&1
+echo "check unpooler 1..8 $S16 rc=$? | $(tail -1 "$E/check-unpooler-s16.txt")"
+G=gemv_stream.rows4.warps8; K=kperm_stream_mma.rt1.wr1.wk8.u8
+echo "== E66 A/B ($(date +%T))"
+CASES="unpooler:1:$G,$S16.ki1.wsl1,$S8.ki1.wsl1,$S16 unpooler:2:$G,$S16.ki1.wsl1,$S8.ki1.wsl1 \
+unpooler:4:$K,$S16.ki1.wsl1,$S8.ki1.wsl1 unpooler:8:$K,$S16.ki1.wsl1,$S8.ki1.wsl1,$S16" TAG=e66 \
+  tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+cat "$E/summary-e66.txt"
+tar cJf "$O/e66.tar.xz" -C "$O" e66 && rm -rf "$E"
 ls "$O"
