@@ -6,6 +6,7 @@
 #    copy-free test, floor with L7's interleaved variants, bench, sweep, check, fidelity, report).
 # 2. E66: the unpooler's row slice (M <= 8) on the k-block slabs with 8 / 16 K splits: check over
 #    M 1..8, then a same-binary A/B (200 pairs) against the plan's configs at M 1, 2, 4, 8.
+# 3. A screen of o on the slab kernel at M 8 / 32 / 128 / 256 (100 pairs).
 # Usage: tools/experiments/call1_s19.sh BIN OUT_DIR   (~7 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
@@ -27,5 +28,10 @@ CASES="unpooler:1:$G,$S16.ki1.wsl1,$S8.ki1.wsl1,$S16 unpooler:2:$G,$S16.ki1.wsl1
 unpooler:4:$K,$S16.ki1.wsl1,$S8.ki1.wsl1 unpooler:8:$K,$S16.ki1.wsl1,$S8.ki1.wsl1,$S16" TAG=e66 \
   tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 cat "$E/summary-e66.txt"
+# Screen: o on the slab kernel (red5 lost for o in session 7, before rk1, the zero-warp fixes
+# and wsl1): plan configs at M 8 / 32, the baseline at 128 / 256.
+P=wgmma_tma.bn128; W=mc1.stages8.xfit1.red5.rk1.ki1.wsl1
+CASES="o:8:splitk_mma_l2.rows64.split1,$P.bm64.split2.$W o:32:splitk_mma_l2.rows64.split1.stages8,$P.bm64.split2.$W o:128:baseline,$P.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wsl1 o:256:baseline,$P.bm256.split2.mc1.stages4.xfit1.red5.rk1.ki1.wsl1" TAG=o-screen PAIRS=100   tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+cat "$E/summary-o-screen.txt"
 tar cJf "$O/e66.tar.xz" -C "$O" e66 && rm -rf "$E"
 ls "$O"
