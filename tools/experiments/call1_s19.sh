@@ -6,8 +6,9 @@
 #    copy-free test, floor with L7's interleaved variants, bench, sweep, check, fidelity, report).
 # 2. E66: the unpooler's row slice (M <= 8) on the k-block slabs with 8 / 16 K splits: check over
 #    M 1..8, then a same-binary A/B (200 pairs) against the plan's configs at M 1, 2, 4, 8.
-# 3. A screen of o on the slab kernel at M 8 / 32 / 128 / 256 (100 pairs).
-# Usage: tools/experiments/call1_s19.sh BIN OUT_DIR   (~7 min)
+# 3. Screens (100 pairs): o on the slab kernel at M 8 / 32 / 128 / 256; qkv bm64.split7 and
+#    pooler bm64.split4 on the slabs at M 8 / 32.
+# Usage: tools/experiments/call1_s19.sh BIN OUT_DIR   (~9 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 tools/experiments/run_s.sh "$BIN" "$O" results/h200/session18/c4-run-t/plan-t.json >"$O/run.txt" 2>&1
@@ -33,5 +34,9 @@ cat "$E/summary-e66.txt"
 P=wgmma_tma.bn128; W=mc1.stages8.xfit1.red5.rk1.ki1.wsl1
 CASES="o:8:splitk_mma_l2.rows64.split1,$P.bm64.split2.$W o:32:splitk_mma_l2.rows64.split1.stages8,$P.bm64.split2.$W o:128:baseline,$P.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wsl1 o:256:baseline,$P.bm256.split2.mc1.stages4.xfit1.red5.rk1.ki1.wsl1" TAG=o-screen PAIRS=100   tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 cat "$E/summary-o-screen.txt"
+# Screen: more K splits on the slabs for qkv (bm64.split7, 126 CTAs) and pooler (bm64.split4,
+# 128 CTAs) against the plan's bm64 configs.
+CASES="qkv:8:$P.bm64.split4.$W,$P.bm64.split7.$W qkv:32:$P.bm64.split4.$W,$P.bm64.split7.$W pooler:8:$P.bm64.split2.$W,$P.bm64.split4.$W pooler:32:$P.bm64.split2.$W,$P.bm64.split4.$W" TAG=split-screen PAIRS=100   tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+cat "$E/summary-split-screen.txt"
 tar cJf "$O/e66.tar.xz" -C "$O" e66 && rm -rf "$E"
 ls "$O"
