@@ -29,12 +29,14 @@ unpooler:4:$K,$S16.ki1.wsl1,$S8.ki1.wsl1 unpooler:8:$K,$S16.ki1.wsl1,$S8.ki1.wsl
 cat "$E/summary-e66.txt"
 python3 tools/experiments/plan_u_from_e66.py "$E" plans/h200.json "$O/plan-u.json" | tee "$E/plan-u.txt"
 [ -f "$O/plan-u.json" ] && cp "$O/plan-u.json" plans/h200.json
+tar cJf "$O/e66.tar.xz" -C "$O" e66 && rm -rf "$E"
 
 tools/experiments/run_s.sh "$BIN" "$O" results/h200/session18/c4-run-t/plan-t.json >"$O/run.txt" 2>&1
 tail -45 "$O/run.txt"
 tar cJf "$O/ab.tar.xz" -C "$O" ab1 ab2 && rm -rf "$O/ab1" "$O/ab2"
 tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
 
+E=$O/screens; mkdir -p "$E"
 # Screen: o on the slab kernel (red5 lost for o in session 7, before rk1, the zero-warp fixes
 # and wsl1): plan configs at M 8 / 32, the baseline at 128 / 256.
 P=wgmma_tma.bn128; W=mc1.stages8.xfit1.red5.rk1.ki1.wsl1
@@ -49,5 +51,5 @@ CASES="qkv:8:$P.bm64.split4.$W,$P.bm64.split7.$W qkv:32:$P.bm64.split4.$W,$P.bm6
 pooler:8:$P.bm64.split2.$W,$P.bm64.split4.$W pooler:32:$P.bm64.split2.$W,$P.bm64.split4.$W" TAG=split-screen PAIRS=100 \
   timeout 100 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 cat "$E/summary-split-screen.txt"
-tar cJf "$O/e66.tar.xz" -C "$O" e66 && rm -rf "$E"
+tar cJf "$O/screens.tar.xz" -C "$O" screens && rm -rf "$E"
 ls "$O"
