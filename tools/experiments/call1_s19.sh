@@ -9,7 +9,7 @@
 #    L7's interleaved variants, bench, sweep, check, fidelity, report).
 # 3. Screens (100 pairs): o on the slab kernel at M 8 / 32 / 128 / 256; qkv bm64.split7 and
 #    pooler bm64.split4 on the slabs at M 8 / 32.
-# Usage: tools/experiments/call1_s19.sh BIN OUT_DIR   (~9 min)
+# Usage: [SCREENS=0] tools/experiments/call1_s19.sh BIN OUT_DIR   (~9 min; ~7 without the screens)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -36,6 +36,7 @@ tail -45 "$O/run.txt"
 tar cJf "$O/ab.tar.xz" -C "$O" ab1 ab2 && rm -rf "$O/ab1" "$O/ab2"
 tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
 
+[ "${SCREENS:-1}" = 1 ] || { ls "$O"; exit 0; }  # SCREENS=0: E66 and the results only
 E=$O/screens; mkdir -p "$E"
 # Screen: o on the slab kernel (red5 lost for o in session 7, before rk1, the zero-warp fixes
 # and wsl1): plan configs at M 8 / 32, the baseline at 128 / 256.
