@@ -1,5 +1,6 @@
 // Smoke tests of bench, check and the floor probe on one small case each.
 // No timing assertions: tests check, benchmarks measure.
+#include <algorithm>
 #include <cmath>
 
 #include "lab/bench.hpp"
@@ -69,17 +70,32 @@ TEST_F(LabGpu, FloorProbeSmoke) {
   FloorProbe probe(timer, 16);
   const FloorResult& f = probe.measure(8u << 20);
   EXPECT_GT(f.floor_us, 0.0);
-  // four LSU streams; on sm_90 also the four TMA streams (E34), which need a payload of >= 2 MB
-  const std::size_t tma = dev.is_hopper_sm90() ? 4 : 0;
-  ASSERT_EQ(f.variants.size(), 4u + tma);
+  // five LSU streams (four at full occupancy, one with a CTA per SM, L7); on sm_90 also the six
+  // TMA streams (E34's four, L7's two interleaved ones), which need a payload of >= 2 MB; the
+  // access-order probes only with order_probes
+  const std::size_t tma = dev.is_hopper_sm90() ? 6 : 0;
+  ASSERT_EQ(f.variants.size(), 5u + tma);
+  auto has = [](const FloorResult& r, const char* name) {
+    return std::any_of(r.variants.begin(), r.variants.end(), [&](const FloorVariant& v) { return v.name == name; });
+  };
   for (const FloorVariant& v : f.variants) {
     EXPECT_GT(v.us, 0.0) << v.name;
     EXPECT_GE(v.us, f.floor_us) << v.name;  // the floor is the best variant
+    EXPECT_FALSE(v.name.starts_with("order.")) << v.name << ": an order probe without order_probes";
   }
+  EXPECT_TRUE(has(f, "stream_read.unroll8.evict_first.sm1"));
   if (tma) {
-    EXPECT_EQ(f.variants[4].name, "tma_stream.box128x64.s8.evict_first");
-    EXPECT_EQ(f.variants[7].name, "tma_stream.bulk16k.s12.evict_first");
+    EXPECT_TRUE(has(f, "tma_stream.box128x64.s8.evict_first"));
+    EXPECT_TRUE(has(f, "tma_stream.bulk16k.s8.interleaved"));
   }
   EXPECT_EQ(&probe.measure(8u << 20), &f);  // cached per payload size
-  EXPECT_EQ(probe.measure(1u << 20).variants.size(), 4u);  // < 2 MB: LSU streams only
+  EXPECT_EQ(probe.measure(1u << 20).variants.size(), 5u);  // < 2 MB: LSU streams only
+  // With the order probes: two more variants, reported and never taken as the floor.
+  FloorProbe with_probes(timer, 16, true);
+  const FloorResult& g = with_probes.measure(8u << 20);
+  ASSERT_EQ(g.variants.size(), 7u + tma);
+  EXPECT_TRUE(has(g, "order.stream_read_blocked.unroll8.evict_first"));
+  for (const FloorVariant& v : g.variants)
+    EXPECT_EQ(v.order_probe, v.name.starts_with("order.")) << v.name;
+  EXPECT_FALSE(g.best.starts_with("order.")) << g.best;
 }
