@@ -30,7 +30,7 @@
 //   bound by bytes per SM, not by when it runs (E19: a skewed chain through L2 lost), and
 //   red4 takes 0.2-1.0 us of it off.
 // Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
-//   x 16-byte aligned, y 8-byte aligned (red5: 16-byte); sm_90a; split <= 8 (portable cluster size; red5, no cluster: 16);
+//   x 16-byte aligned, y 8-byte aligned (red5: 16-byte); sm_90a; split <= 8 (portable cluster size);
 //   red5: mc = 1, one CTA per SM and the whole grid resident (<= SM count CTAs at every m);
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
@@ -534,11 +534,8 @@ std::vector<Config> wgmma_tma_configs() {
   // -6.5..+4.5 %. Plan T runs ki1.wsl1 at qkv M 2..128, pooler M 6..64, unpooler M 17..64.
   // Listed on the plan's red5 tiles (run S3), rk1 with and without ki1, and wt1 (-3.0 % against
   // rk1.ki1.wsl1 at pooler M 16):
-  // (E66, session 19: also bm64.split7, qkv's 126-CTA grid, which lost 6.4-7.1 % to split4 on W
-  // as given, E61.)
   for (const Config& base : {cfg(64, 4, 1, 1, 5), cfg(64, 2, 1, 1, 5), cfg(128, 4, 1, 1, 5), cfg(128, 2, 1, 1, 5),
-                             cfg(192, 4, 1, 1, 5), cfg(256, 7, 1, 1, 5), cfg(256, 4, 1, 1, 5), cfg(256, 2, 1, 1, 5),
-                             cfg(64, 7, 1, 1, 5)})
+                             cfg(192, 4, 1, 1, 5), cfg(256, 7, 1, 1, 5), cfg(256, 4, 1, 1, 5), cfg(256, 2, 1, 1, 5)})
     for (int ki : {0, 1}) {
       Config c = with_rk(base);
       if (ki) c.params.push_back({"ki", 1});
@@ -547,20 +544,6 @@ std::vector<Config> wgmma_tma_configs() {
     }
   {
     Config c = with_wt(cfg(64, 2, 1, 1, 5));
-    c.params.push_back({"wsl", 1});
-    list.push_back(c);
-  }
-  // ---- E66 (session 19): the unpooler's row slice (M <= 8: 1024 rows, 8 N tiles) on the slabs
-  // with 8 or 16 K splits (64 / 128 CTAs; red5's splits are plain CTAs, so no cluster limit).
-  // Until now the slice ran kperm_stream_mma (M 3..8, 1.42x its floor in run T) or gemv_stream
-  // (M 1..2, 1.17x): no wgmma_tma config filled the GPU with 8 tiles.
-  // Each also as its copy-free twin (rk1, W as given: what weight_copies = false runs) and that
-  // one's run-time-red twin (as E59 lists every rk1 config).
-  for (int split : {8, 16}) {
-    list.push_back(cfg(64, split, 1, 1, 5));
-    Config c = with_rk(cfg(64, split, 1, 1, 5));
-    list.push_back(c);
-    c.params.push_back({"ki", 1});
     c.params.push_back({"wsl", 1});
     list.push_back(c);
   }
@@ -580,13 +563,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int bm = c.get("bm", 0), split = c.get("split", 1), stages = c.get("stages", 4);
   if (!kernel_for(bm, bn)) return "wgmma_tma: bm must be 64, 128, 192 or 256";
   const int mc = c.get("mc", 1);
-  // The K splits of a tile form a cluster (split * mc <= 8, the portable size), except with red5,
-  // whose splits are plain CTAs (E66: up to 16, for the unpooler's 8-tile row slice).
-  const bool plain_splits = c.get("red", 0) == 5;
-  if (split < 1 || split > (plain_splits ? 16 : 8))
-    return plain_splits ? "wgmma_tma: split must be 1..16 (red5)" : "wgmma_tma: split must be 1..8 (portable cluster size)";
+  if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
-  if (!plain_splits && split * mc > 8) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
+  if (split * mc > 8) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
   if ((spec.n / bn) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / bn) % mc != 0))
     return "wgmma_tma: the number of bn-row N tiles must be a multiple of mc";
   if (split > spec.k / kBlockK) return "wgmma_tma: split exceeds the number of 64-wide k-blocks";

@@ -193,7 +193,7 @@ TEST(Methods, WgmmaTmaRk1Twins) {
     EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 1, 64, d),
               method_applicability(builtin_spec("pooler"), base, 1, 64, d)) << c;
   }
-  EXPECT_EQ(twins, 14);  // 12 + the unpooler slice's split8 / split16 (E66)
+  EXPECT_EQ(twins, 12);
   auto why = [](const char* name, int hi) { return wgmma_tma_refusal("pooler", name, 1, hi); };
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.rk1", 64).find("rk must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk2", 64).find("rk must be"), std::string::npos);
@@ -264,8 +264,8 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
                   method_applicability(builtin_spec(fam), base, lo, hi, d))
             << c << " " << fam << " " << lo << ".." << hi;
   }
-  EXPECT_EQ(rk, 9);      // 8 on the plan's red5 tiles, qkv's bm64.split7 (E66)
-  EXPECT_EQ(rk_ki, 11);  // the same 9, and 2 on the unpooler slice's (E66)
+  EXPECT_EQ(rk, 8);
+  EXPECT_EQ(rk_ki, 8);
   EXPECT_EQ(wt, 1);
   auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wsl1").find("rk1 and wt1 only"), std::string::npos);
