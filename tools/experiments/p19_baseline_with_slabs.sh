@@ -12,7 +12,8 @@ pooler:8:$P.bm64.split2.mc1.stages8.xfit1.red5.rk1,$P.bm64.split2.mc1.stages8.xf
 qkv:8:$P.bm64.split4.mc1.stages8.xfit1.red5.rk1,$P.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1" \
   TAG=p19r$r tools/experiments/ab_configs.sh "$BIN" "$O" >/dev/null
 done
-python3 - "$O" <<'PY' | tee "$O/p19.txt"
+mkdir -p "$O/j" && for t in "$O"/bench-p19r*.tar.xz; do tar xJf "$t" -C "$O/j"; done
+python3 - "$O/j" <<'PY' | tee "$O/p19.txt"
 import glob, json, os, statistics as st, sys
 rows = {}
 for f in glob.glob(os.path.join(sys.argv[1], 'b-p19r*.json')):
@@ -25,4 +26,4 @@ for key, v in sorted(rows.items()):
         print(f'{key[0]:9s} M {key[1]:3d} {kind:9s} processes {len(b)}  baseline us ' + ' '.join(f'{x:.2f}' for x in b) +
               f'  (mean {st.mean(b):.2f})  candidate mean {st.mean(c):.2f}')
 PY
-tar cJf "$O/p19-bench.tar.xz" -C "$O" $(cd "$O" && ls b-p19r*.json) && rm -f "$O"/b-p19r*.json
+rm -rf "$O/j"
