@@ -64,7 +64,10 @@ for r in ranges:  # cut the adopted sub-ranges out of the plan's unpooler ranges
                 if y > b: nxt.append((b + 1, y))
         pieces = nxt
     for x, y in pieces:
-        q = dict(r); q['m'] = [x, y]; q.pop('ratio', None) if (x, y) != (lo, hi) else None
+        q = dict(r)
+        q['m'] = [x, y]
+        if (x, y) != (lo, hi):  # a cut range: the tune's ratio was measured over the whole one
+            q.pop('ratio', None)
         out.append(q)
 for a, b, cfg in new_ranges:
     out.append({'m': [a, b], 'method': cfg})
