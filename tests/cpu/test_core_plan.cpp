@@ -330,6 +330,19 @@ TEST(Methods, GemvStreamRows4Warps8) {
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows4.warps16", 1, 1, d), "");
 }
 
+// gemv_stream eq1 / pf1 (E67): equal rounds is a grid choice listed for the two K = 8192
+// shapes; the cross-group prefetch is compiled and listed for rows2.warps8 only. Other values of
+// either key, or pf1 on another shape, are not listed configs and are refused.
+TEST(Methods, GemvStreamEqualRoundsAndPrefetch) {
+  const DeviceInfo d = fake_h200();
+  for (const char* c : {"gemv_stream.rows2.warps8.eq1", "gemv_stream.rows2.warps8.pf1",
+                        "gemv_stream.rows2.warps8.eq1.pf1", "gemv_stream.rows4.warps8.eq1"})
+    for (const char* f : {"qkv", "pooler", "unpooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), c, 1, 8, d), "") << c;
+  for (const char* c : {"gemv_stream.rows4.warps8.pf1", "gemv_stream.rows2.warps8.eq2", "gemv_stream.rows2.warps8.pf2"})
+    EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
+        << c;
+}
+
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
 // init) is a listed config like zw1, applicable where the plan uses it (router M 65..256 on an
 // H200); an unlisted value of the key (early2: E53, refuted) is refused by name, and the kernel

@@ -1,10 +1,11 @@
 // The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2
 // (fp32 workspace + counters, last CTA finishes), fragment_stream_mma (register-streamed A
 // fragments, cluster DSMEM split-K) and wgmma_tma's red5 configs (bf16 atomics, zero-warp
-// flags) and kperm_stream_mma (K-permuted fragments straight from row-major W, no split
-// across CTAs): every config on the four dense bf16 families at M around
-// the token-tile edges where the config is applicable (each config must run somewhere), against
-// the lab's fp64 device reference (whole output, per row and global; ~1 row in 8 is a probe
+// flags), kperm_stream_mma (K-permuted fragments straight from row-major W, no split
+// across CTAs) and gemv_stream (SIMT GEMV, M <= 8; its pf1 configs carry the next row group's
+// loads across the reduction, which M 1..8 on the K = 8192 families exercise): every config
+// on the four dense bf16 families at M around the token-tile edges where the config is
+// applicable (each config must run somewhere), against the lab's fp64 device reference (whole output, per row and global; ~1 row in 8 is a probe
 // row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
 // Self-cleaning state is exercised by running every M in a row on one Projection, by two
 // CUDA-graph replays in a row, by a NaN call followed by a clean call, and two Projections run
@@ -31,7 +32,7 @@ using namespace projkit::lab;
 namespace {
 
 constexpr int kMaxM = 64;
-const int kMs[] = {2, 3, 7, 8, 9, 16, 17, 31, 32, 33, 48, 64};
+const int kMs[] = {1, 2, 3, 7, 8, 9, 16, 17, 31, 32, 33, 48, 64};
 const char* const kDense[] = {"qkv", "o", "pooler", "unpooler"};
 
 class SplitkStream : public ::testing::TestWithParam<const char*> {};
@@ -284,6 +285,6 @@ TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
                          ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5",
-                                           "kperm_stream_mma"));
+                                           "kperm_stream_mma", "gemv_stream"));
 
 }  // namespace
