@@ -9,10 +9,8 @@
 //         read-only path so every block on an SM reuses it. fp32 FMA accumulation, warp-shuffle
 //         reduction, then a fixed-order cross-warp sum in smem (deterministic), bf16 store.
 //         eq1 (E67): the grid is cut to ceil(groups / rounds) blocks, rounds = ceil(groups /
-//         resident blocks), so every block streams the same number of row groups and the last
-//         round is as full as the first (the resident grid leaves a last round of a few blocks
-//         where groups / resident is just over an integer: pooler rows2.warps8 at M = 1 runs
-//         2048 groups on 396 blocks, 5.17 rounds). The kernels are the same; only the grid moves.
+//         resident blocks), so every block streams the same number of row groups. The kernels
+//         are the same; only the grid moves.
 // Constraints: bf16 W/x/y; K % 8 == 0 (16-byte chunks); n_out % ROWS == 0; m <= 8;
 //         W, x, y 16-byte aligned (the Projection contract).
 #include <cuda_bf16.h>
@@ -63,68 +61,9 @@ struct GemvShape {
   static_assert(MT % kTG == 0, "token groups tile MT");
 };
 
-// One batch of a row group's weight loads: ROWS x kUnroll 16-byte chunks per thread (chunks
-// base + u * kThreads of rows wg + r), all issued before any use; chunks past the row are zeros.
-template <int ROWS, int WARPS, int MT>
-__device__ __forceinline__ void load_w_batch(uint4 (&wv)[GemvShape<ROWS, WARPS, MT>::kUnroll][ROWS],
-                                             const __nv_bfloat16* wg, int k, int kc, int base, uint64_t pol) {
-  using S = GemvShape<ROWS, WARPS, MT>;
-#pragma unroll
-  for (int u = 0; u < S::kUnroll; ++u) {
-    const int c = base + u * S::kThreads;
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
-      wv[u][r] = c < kc ? ptx::ld_stream_hint(wg + std::size_t(r) * k + std::size_t(c) * 8, pol)
-                        : make_uint4(0u, 0u, 0u, 0u);
-  }
-}
-
-// acc[r][t] += the batch's weights (wv) . x[t] over the same chunks, for the live tokens t < m.
-template <int ROWS, int WARPS, int MT>
-__device__ __forceinline__ void fma_batch(float (&acc)[ROWS][MT],
-                                          const uint4 (&wv)[GemvShape<ROWS, WARPS, MT>::kUnroll][ROWS],
-                                          const __nv_bfloat16* __restrict__ x, int m, int k, int kc, int base) {
-  using S = GemvShape<ROWS, WARPS, MT>;
-  constexpr int kThreads = S::kThreads, kUnroll = S::kUnroll;
-  // x per group of kTG tokens: every load of the group issued before its first FMA (a load
-  // followed by the FMAs that use it, token by token, serializes their latencies: the router
-  // twin of this kernel lost ~2.7 us per extra token that way, router round 4).
-#pragma unroll
-  for (int t0 = 0; t0 < MT; t0 += S::kTG) {
-    if (t0 < m) {
-      uint4 xr[kUnroll][S::kTG];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        const int c = base + u * kThreads;
-#pragma unroll
-        for (int tt = 0; tt < S::kTG; ++tt)
-          xr[u][tt] = (c < kc && t0 + tt < m) ? ld_activation(x + std::size_t(t0 + tt) * k + std::size_t(c) * 8)
-                                              : make_uint4(0u, 0u, 0u, 0u);
-      }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (base + u * kThreads < kc) {
-#pragma unroll
-          for (int tt = 0; tt < S::kTG; ++tt) {
-            if (t0 + tt < m) {
-#pragma unroll
-              for (int r = 0; r < ROWS; ++r) acc[r][t0 + tt] = dot8(acc[r][t0 + tt], wv[u][r], xr[u][tt]);
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
 // grid = min(n_out/ROWS, sm_count * resident blocks per SM); block = WARPS*32.
 // x [m, k] bf16, w [>= n_out, k] bf16 (rows [0, n_out) read), y [m, n_out] bf16.
-// PF (E67, config key pf1): the first batch of the block's next row group is loaded right after
-// the last batch's FMAs, into the same registers, so it is in flight during the group's
-// cross-warp reduction, store and barrier (without it each group starts with a full memory
-// latency after that tail). With one batch per group (kc <= kThreads * kUnroll: rows2.warps8 at
-// K = 8192, rows4.warps8 at K = 4096) every load of the next group is in flight that way.
-template <int ROWS, int WARPS, int MT, bool PF = false>
+template <int ROWS, int WARPS, int MT>
 __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bfloat16* __restrict__ x,
                                                                  const __nv_bfloat16* __restrict__ w,
                                                                  __nv_bfloat16* __restrict__ y, int m,
@@ -138,10 +77,6 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
   const int groups = n_out / ROWS;
   const uint64_t pol = ptx::l2_evict_first_policy();
 
-  uint4 wp[kUnroll][ROWS];  // PF only: the next group's first batch, carried across the reduction
-  if constexpr (PF)
-    if (int(blockIdx.x) < groups) load_w_batch<ROWS, WARPS, MT>(wp, w + std::size_t(blockIdx.x) * ROWS * k, k, kc, tid, pol);
-
   for (int g = blockIdx.x; g < groups; g += gridDim.x) {
     float acc[ROWS][MT];
 #pragma unroll
@@ -151,18 +86,44 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
 
     const __nv_bfloat16* wg = w + std::size_t(g) * ROWS * k;
     for (int base = tid; base < kc; base += kThreads * kUnroll) {
-      if constexpr (PF) {
-        if (base != tid) load_w_batch<ROWS, WARPS, MT>(wp, wg, k, kc, base, pol);
-        fma_batch<ROWS, WARPS, MT>(acc, wp, x, m, k, kc, base);
-      } else {
-        uint4 wv[kUnroll][ROWS];  // all weight loads of this batch issued before any use
-        load_w_batch<ROWS, WARPS, MT>(wv, wg, k, kc, base, pol);
-        fma_batch<ROWS, WARPS, MT>(acc, wv, x, m, k, kc, base);
+      uint4 wv[kUnroll][ROWS];  // all weight loads of this batch issued before any use
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const int c = base + u * kThreads;
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r)
+          wv[u][r] = c < kc ? ptx::ld_stream_hint(wg + std::size_t(r) * k + std::size_t(c) * 8, pol)
+                            : make_uint4(0u, 0u, 0u, 0u);
       }
-    }
-    if constexpr (PF) {
-      const int gn = g + int(gridDim.x);
-      if (gn < groups) load_w_batch<ROWS, WARPS, MT>(wp, w + std::size_t(gn) * ROWS * k, k, kc, tid, pol);
+      // x per group of kTG tokens: every load of the group issued before its first FMA (a load
+      // followed by the FMAs that use it, token by token, serializes their latencies: the router
+      // twin of this kernel lost ~2.7 us per extra token that way, router round 4).
+#pragma unroll
+      for (int t0 = 0; t0 < MT; t0 += S::kTG) {
+        if (t0 < m) {
+          uint4 xr[kUnroll][S::kTG];
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u) {
+            const int c = base + u * kThreads;
+#pragma unroll
+            for (int tt = 0; tt < S::kTG; ++tt)
+              xr[u][tt] = (c < kc && t0 + tt < m) ? ld_activation(x + std::size_t(t0 + tt) * k + std::size_t(c) * 8)
+                                                  : make_uint4(0u, 0u, 0u, 0u);
+          }
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u) {
+            if (base + u * kThreads < kc) {
+#pragma unroll
+              for (int tt = 0; tt < S::kTG; ++tt) {
+                if (t0 + tt < m) {
+#pragma unroll
+                  for (int r = 0; r < ROWS; ++r) acc[r][t0 + tt] = dot8(acc[r][t0 + tt], wv[u][r], xr[u][tt]);
+                }
+              }
+            }
+          }
+        }
+      }
     }
 
     float s;
@@ -176,25 +137,20 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
 
 using GemvKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int);
 
-// Token capacities instantiated per (ROWS, WARPS, PF): m=1 gets the 1-accumulator kernel, small m
+// Token capacities instantiated per (ROWS, WARPS): m=1 gets the 1-accumulator kernel, small m
 // the next power of two (fewer idle accumulators than one 8-wide kernel for everything).
-template <int ROWS, int WARPS, bool PF = false>
+template <int ROWS, int WARPS>
 GemvKernel pick_kernel(int m) {
-  if (m <= 1) return gemv_stream_kernel<ROWS, WARPS, 1, PF>;
-  if (m <= 2) return gemv_stream_kernel<ROWS, WARPS, 2, PF>;
-  if (m <= 4) return gemv_stream_kernel<ROWS, WARPS, 4, PF>;
-  return gemv_stream_kernel<ROWS, WARPS, 8, PF>;
+  if (m <= 1) return gemv_stream_kernel<ROWS, WARPS, 1>;
+  if (m <= 2) return gemv_stream_kernel<ROWS, WARPS, 2>;
+  if (m <= 4) return gemv_stream_kernel<ROWS, WARPS, 4>;
+  return gemv_stream_kernel<ROWS, WARPS, 8>;
 }
 
 constexpr int kMaxTokens = 8;
 
-// The (rows, warps, pf) triples that are compiled; configs() lists exactly these. pf1 (E67) only
-// for rows2.warps8, whose row group is one batch of loads at K = 8192 (qkv, pooler).
-GemvKernel select(int rows, int warps, int m, bool pf = false) {
-  if (pf) {
-    if (rows == 2 && warps == 8) return pick_kernel<2, 8, true>(m);
-    return nullptr;
-  }
+// The (rows, warps) pairs that are compiled; configs() lists exactly these.
+GemvKernel select(int rows, int warps, int m) {
   if (rows == 2 && warps == 8) return pick_kernel<2, 8>(m);
   if (rows == 4 && warps == 4) return pick_kernel<4, 4>(m);
   if (rows == 8 && warps == 4) return pick_kernel<8, 4>(m);
@@ -204,12 +160,12 @@ GemvKernel select(int rows, int warps, int m, bool pf = false) {
 
 class GemvStream final : public PreparedMethod {
  public:
-  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, bool prefetch)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), warps_(warps), equal_rounds_(equal_rounds), prefetch_(prefetch) {
+  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds)
+      : spec_(ctx.spec), w_(ctx.w), rows_(rows), warps_(warps), equal_rounds_(equal_rounds) {
     // Resident blocks per SM for every token variant (same smem/regs class, but measure each).
     for (int i = 0; i < 4; ++i) {
       const int m = 1 << i;  // 1, 2, 4, 8
-      GemvKernel kern = select(rows, warps, m, prefetch);
+      GemvKernel kern = select(rows, warps, m);
       if (!kern) throw Error(StatusCode::unsupported, "gemv_stream: rows/warps pair not compiled");
       const int64_t resident =
           resident_ctas(reinterpret_cast<const void*>(kern), warps * 32, 0, ctx.dev.sm_count, "gemv_stream");
@@ -228,7 +184,7 @@ class GemvStream final : public PreparedMethod {
       const int rounds = (groups + grid - 1) / grid;
       grid = (groups + rounds - 1) / rounds;
     }
-    GemvKernel kern = select(rows_, warps_, a.m, prefetch_);
+    GemvKernel kern = select(rows_, warps_, a.m);
     kern<<<grid, warps_ * 32, 0, a.stream>>>(static_cast<const __nv_bfloat16*>(a.x),
                                              static_cast<const __nv_bfloat16*>(w_),
                                              static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out), int(spec_.k));
@@ -239,7 +195,7 @@ class GemvStream final : public PreparedMethod {
   ProjectionSpec spec_;
   const void* w_;
   int rows_, warps_;
-  bool equal_rounds_, prefetch_;
+  bool equal_rounds_;
   int max_blocks_[4] = {0, 0, 0, 0};
 };
 
@@ -260,27 +216,19 @@ std::vector<Config> gemv_configs() {
       // unpooler M 1 / 2 +4.1..+5.0 / +3.1..+3.8 % (4.42 vs 4.66 us at M 1); the plan's choice at
       // M 1..2 since run O. At K = 8192 it loses to rows2.warps8 (qkv M 1 -9.5 %, pooler -3 %).
       Config{"gemv_stream", {{"rows", 4}, {"warps", 8}}},
-      // E67: the two K = 8192 shapes with equal rounds (eq1). At M = 1 (68 / 62 registers: 3 / 4
-      // blocks of 256 threads per SM) rows2.warps8 runs qkv's 1152 groups on 384 blocks (was 396)
-      // and pooler's 2048 on 342 (was 396: 5.17 rounds); rows4.warps8 runs qkv's 576 on 288 (was
-      // 528: 1.09 rounds) and pooler's 1024 on 512 (was 528).
+      // E67: rows2.warps8 with equal rounds (eq1). At M = 1 (68 registers: 3 blocks of 256
+      // threads per SM) qkv's 1152 row groups run on 384 blocks (3 each) instead of 396. Same
+      // binary, against rows2.warps8: qkv M 1 +1.4 % (200 pairs); pooler (2048 groups on 342
+      // blocks instead of 396) -2.8 %, and rows4.warps8.eq1 -4.7..-4.9 % (session 20 call 1).
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}}},
-      Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"eq", 1}}},
-      // E67: the next row group's loads in flight during the reduction (pf1), where a group is
-      // one batch of loads: rows2.warps8 at K = 8192 (qkv 2.9 / pooler 5.2 groups per block at
-      // M = 1), alone and with eq1. (The unpooler slice runs one group per block at M 1..2.)
-      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"pf", 1}}},
-      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"pf", 1}}},
   };
 }
 
 std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
-  const int rows = cfg.get("rows", 0), warps = cfg.get("warps", 0), eq = cfg.get("eq", 0), pf = cfg.get("pf", 0);
+  const int rows = cfg.get("rows", 0), warps = cfg.get("warps", 0), eq = cfg.get("eq", 0);
   if (eq != 0 && eq != 1) return "gemv_stream: eq must be 0 or 1 (equal rounds)";
-  if (pf != 0 && pf != 1) return "gemv_stream: pf must be 0 or 1 (next group's loads in flight)";
-  if (!select(rows, warps, 1, pf == 1))
-    return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) + (pf ? ".pf1" : "") +
-           " is not a compiled config";
+  if (!select(rows, warps, 1)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
+                                      " is not a compiled config";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "gemv_stream: needs bf16 weights, activations and output";
   if (dev.cc_major < 8) return "gemv_stream: needs sm_80+ (createpolicy / L2 cache hints)";
@@ -294,8 +242,7 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
 }
 
 std::unique_ptr<PreparedMethod> gemv_prepare(const PrepareContext& ctx, const Config& cfg) {
-  return std::make_unique<GemvStream>(ctx, cfg.get("rows", 0), cfg.get("warps", 0), cfg.get("eq", 0) == 1,
-                                      cfg.get("pf", 0) == 1);
+  return std::make_unique<GemvStream>(ctx, cfg.get("rows", 0), cfg.get("warps", 0), cfg.get("eq", 0) == 1);
 }
 
 }  // namespace
