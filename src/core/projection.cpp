@@ -48,12 +48,9 @@ std::string copy_free_method(const ProjectionSpec& spec, const std::string& meth
     std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
     return c;
   };
-  // Without wsl1; where that has no instantiation, also without la (E68, instantiated on a few
-  // orders only), then without ki1 (the 64-token tile has no ki1 without wsl1).
   const Config twin = without(cfg, "wsl");
-  for (const Config& c : {twin, without(twin, "la"), without(twin, "ki")})
-    if (method_applicability(spec, c.name(), m_lo, m_hi, dev).empty()) return c.name();
-  return without(without(twin, "la"), "ki").name();
+  if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
+  return without(twin, "ki").name();
 }
 
 std::vector<std::string> list_method_configs() {

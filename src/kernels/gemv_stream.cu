@@ -63,11 +63,11 @@ struct GemvShape {
 
 // grid = min(n_out/ROWS, sm_count * resident blocks per SM); block = WARPS*32.
 // x [m, k] bf16, w [>= n_out, k] bf16 (rows [0, n_out) read), y [m, n_out] bf16.
+// The body of the two entry points below.
 template <int ROWS, int WARPS, int MT>
-__global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bfloat16* __restrict__ x,
-                                                                 const __nv_bfloat16* __restrict__ w,
-                                                                 __nv_bfloat16* __restrict__ y, int m,
-                                                                 int n_out, int k) {
+__device__ __forceinline__ void gemv_stream_body(const __nv_bfloat16* __restrict__ x,
+                                                 const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y,
+                                                 int m, int n_out, int k) {
   using S = GemvShape<ROWS, WARPS, MT>;
   constexpr int kThreads = S::kThreads, kUnroll = S::kUnroll;
   __shared__ float red[WARPS][ROWS * MT];  // per-warp partial sums, [warp][row*MT + token]
@@ -135,6 +135,22 @@ __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bflo
   }
 }
 
+template <int ROWS, int WARPS, int MT>
+__global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bfloat16* __restrict__ x,
+                                                                 const __nv_bfloat16* __restrict__ w,
+                                                                 __nv_bfloat16* __restrict__ y, int m,
+                                                                 int n_out, int k) {
+  gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+}
+// MINB (E69, config key mb4): the same kernel with its registers capped so that MINB blocks fit
+// an SM (65536 / (MINB * WARPS * 32) registers per thread).
+template <int ROWS, int WARPS, int MT, int MINB>
+__global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_min_blocks_kernel(
+    const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
+    int n_out, int k) {
+  gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+}
+
 using GemvKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int);
 
 // Token capacities instantiated per (ROWS, WARPS): m=1 gets the 1-accumulator kernel, small m
@@ -146,11 +162,21 @@ GemvKernel pick_kernel(int m) {
   if (m <= 4) return gemv_stream_kernel<ROWS, WARPS, 4>;
   return gemv_stream_kernel<ROWS, WARPS, 8>;
 }
+template <int ROWS, int WARPS, int MINB>
+GemvKernel pick_min_blocks_kernel(int m) {
+  if (m <= 1) return gemv_stream_min_blocks_kernel<ROWS, WARPS, 1, MINB>;
+  if (m <= 2) return gemv_stream_min_blocks_kernel<ROWS, WARPS, 2, MINB>;
+  if (m <= 4) return gemv_stream_min_blocks_kernel<ROWS, WARPS, 4, MINB>;
+  return gemv_stream_min_blocks_kernel<ROWS, WARPS, 8, MINB>;
+}
 
 constexpr int kMaxTokens = 8;
 
-// The (rows, warps) pairs that are compiled; configs() lists exactly these.
-GemvKernel select(int rows, int warps, int m) {
+// The (rows, warps, mb) triples that are compiled; configs() lists exactly these. mb4 (E69) only
+// for rows2.warps8 (68 registers at M = 1: 3 blocks per SM; capped to 64: 4).
+GemvKernel select(int rows, int warps, int m, int mb = 0) {
+  if (mb == 4) return rows == 2 && warps == 8 ? pick_min_blocks_kernel<2, 8, 4>(m) : nullptr;
+  if (mb != 0) return nullptr;
   if (rows == 2 && warps == 8) return pick_kernel<2, 8>(m);
   if (rows == 4 && warps == 4) return pick_kernel<4, 4>(m);
   if (rows == 8 && warps == 4) return pick_kernel<8, 4>(m);
@@ -160,12 +186,12 @@ GemvKernel select(int rows, int warps, int m) {
 
 class GemvStream final : public PreparedMethod {
  public:
-  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), warps_(warps), equal_rounds_(equal_rounds) {
+  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, int min_blocks)
+      : spec_(ctx.spec), w_(ctx.w), rows_(rows), warps_(warps), equal_rounds_(equal_rounds), mb_(min_blocks) {
     // Resident blocks per SM for every token variant (same smem/regs class, but measure each).
     for (int i = 0; i < 4; ++i) {
       const int m = 1 << i;  // 1, 2, 4, 8
-      GemvKernel kern = select(rows, warps, m);
+      GemvKernel kern = select(rows, warps, m, mb_);
       if (!kern) throw Error(StatusCode::unsupported, "gemv_stream: rows/warps pair not compiled");
       const int64_t resident =
           resident_ctas(reinterpret_cast<const void*>(kern), warps * 32, 0, ctx.dev.sm_count, "gemv_stream");
@@ -184,7 +210,7 @@ class GemvStream final : public PreparedMethod {
       const int rounds = (groups + grid - 1) / grid;
       grid = (groups + rounds - 1) / rounds;
     }
-    GemvKernel kern = select(rows_, warps_, a.m);
+    GemvKernel kern = select(rows_, warps_, a.m, mb_);
     kern<<<grid, warps_ * 32, 0, a.stream>>>(static_cast<const __nv_bfloat16*>(a.x),
                                              static_cast<const __nv_bfloat16*>(w_),
                                              static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out), int(spec_.k));
@@ -196,6 +222,7 @@ class GemvStream final : public PreparedMethod {
   const void* w_;
   int rows_, warps_;
   bool equal_rounds_;
+  int mb_;
   int max_blocks_[4] = {0, 0, 0, 0};
 };
 
@@ -221,13 +248,19 @@ std::vector<Config> gemv_configs() {
       // binary, against rows2.warps8: qkv M 1 +1.4 % (200 pairs); pooler (2048 groups on 342
       // blocks instead of 396) -2.8 %, and rows4.warps8.eq1 -4.7..-4.9 % (session 20 call 1).
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}}},
+      // E69: rows2.warps8 with its registers capped for 4 blocks per SM (mb4): a third more
+      // weight bytes in flight per SM at M = 1 (E68: the red5 kernels lose 1-34 % when fewer of
+      // a CTA's loads are in flight), alone and with eq1.
+      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"mb", 4}}},
+      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}}},
   };
 }
 
 std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
-  const int rows = cfg.get("rows", 0), warps = cfg.get("warps", 0), eq = cfg.get("eq", 0);
+  const int rows = cfg.get("rows", 0), warps = cfg.get("warps", 0), eq = cfg.get("eq", 0), mb = cfg.get("mb", 0);
   if (eq != 0 && eq != 1) return "gemv_stream: eq must be 0 or 1 (equal rounds)";
-  if (!select(rows, warps, 1)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
+  if (mb != 0 && mb != 4) return "gemv_stream: mb must be 0 or 4 (blocks per SM the registers allow)";
+  if (!select(rows, warps, 1, mb)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
                                       " is not a compiled config";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "gemv_stream: needs bf16 weights, activations and output";
@@ -242,7 +275,8 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
 }
 
 std::unique_ptr<PreparedMethod> gemv_prepare(const PrepareContext& ctx, const Config& cfg) {
-  return std::make_unique<GemvStream>(ctx, cfg.get("rows", 0), cfg.get("warps", 0), cfg.get("eq", 0) == 1);
+  return std::make_unique<GemvStream>(ctx, cfg.get("rows", 0), cfg.get("warps", 0), cfg.get("eq", 0) == 1,
+                                      cfg.get("mb", 0));
 }
 
 }  // namespace

@@ -90,8 +90,6 @@ int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
 // warpgroup, measured slower everywhere in issue 6 E10 and removed; its code is in 35399d9).
 // W as k-block slabs (wsl1, E65, kord bit 8) is instantiated with contiguous K ranges and with
 // ki1 at every token tile.
-// The lookahead limit (la2 / la3, E68, kord bits 16 | 32) is instantiated on the orders the plan
-// runs at M 8..64 (bm64 ki1.wsl1), 128 (bm128 ki1, ki1.wsl1) and 256 (bm256 ki1, ki1.ko1).
 template <int BM>
 KernelFn red5_kernel_for(int kord) {
   if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
@@ -100,18 +98,6 @@ KernelFn red5_kernel_for(int kord) {
   if constexpr (BM >= 128) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
     if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
-  }
-  if constexpr (BM == 64 || BM == 128) {
-    if (kord == (9 | 32)) return wgmma_tma_red5_kernel<BM, 9 | 32>;  // ki1.wsl1.la2
-    if (kord == (9 | 48)) return wgmma_tma_red5_kernel<BM, 9 | 48>;  // ki1.wsl1.la3
-  }
-  if constexpr (BM == 128 || BM == 256) {
-    if (kord == (1 | 32)) return wgmma_tma_red5_kernel<BM, 1 | 32>;  // ki1.la2
-    if (kord == (1 | 48)) return wgmma_tma_red5_kernel<BM, 1 | 48>;  // ki1.la3
-  }
-  if constexpr (BM == 256) {
-    if (kord == (5 | 32)) return wgmma_tma_red5_kernel<BM, 5 | 32>;  // ki1.ko1.la2
-    if (kord == (5 | 48)) return wgmma_tma_red5_kernel<BM, 5 | 48>;  // ki1.ko1.la3
   }
   return nullptr;
 }
@@ -125,10 +111,9 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
     default: return nullptr;
   }
 }
-// The k-block order, W layout and lookahead limit of a config (the kernel's KORD):
-// ki | ko << 2 | wsl << 3 | la << 4.
+// The k-block order and W layout of a config (the kernel's KORD): ki | ko << 2 | wsl << 3.
 int kord_of(const Config& c) {
-  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (c.get("wsl", 0) != 0 ? 8 : 0) | ((c.get("la", 0) & 3) << 4);
+  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (c.get("wsl", 0) != 0 ? 8 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -562,23 +547,6 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"wsl", 1});
     list.push_back(c);
   }
-  // ---- E68 (session 20): the plan's red5 configs at M 8..64, 128 and 256 with at most 2 or 3 of
-  // a CTA's k-blocks requested and not landed (la2 / la3; see kLA in wgmma_tma.cuh).
-  const std::size_t before_la = list.size();
-  for (std::size_t i = 0; i < before_la; ++i) {
-    const Config& c = list[i];
-    if (c.get("rk", 0) != 1 || c.get("ki", 0) != 1) continue;
-    const int bm = c.get("bm", 0), split = c.get("split", 0), ko = c.get("ko", 0), wsl = c.get("wsl", 0);
-    const bool planned = (bm == 64 && wsl && (split == 2 || split == 4)) ||
-                         (bm == 128 && !ko && ((wsl && split == 4) || (!wsl && (split == 2 || split == 4)))) ||
-                         (bm == 256 && !wsl && ((ko && split == 7) || (!ko && (split == 2 || split == 4))));
-    if (!planned) continue;
-    for (int la : {2, 3}) {
-      Config v = c;
-      v.params.push_back({"la", la});
-      list.push_back(v);
-    }
-  }
   return list;
 }
 
@@ -630,11 +598,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (wsl != 0 && wsl != 1) return "wgmma_tma: wsl must be 0 (W as given) or 1 (W's k-block slabs, E65)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
   if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
-  const int la = c.get("la", 0);
-  if (la != 0 && la != 2 && la != 3)
-    return "wgmma_tma: la must be 0 (whole ring at once), 2 or 3 (k-blocks requested and not landed, E68)";
-  if (la != 0 && !kernel_for(bm, bn, rk == 1 || wsl == 1, kord_of(c)))
-    return "wgmma_tma: la2 / la3 are instantiated for rk1 with bm64 ki1.wsl1, bm128 ki1 / ki1.wsl1, bm256 ki1 / ki1.ko1";
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))
     return "wgmma_tma: ki1 and ki1.ko1 are instantiated for rk1 (red5's own entry point) at bm 128, 192, 256; ko1 needs ki1";
   if (wt != 0) {  // work table (E58)

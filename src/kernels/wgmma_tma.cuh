@@ -499,14 +499,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     (kb*64, n0) of W itself. The CTAs that read k-block kb at the same time then read one
 //     contiguous slab instead of BN rows 2*K bytes apart (ledger L7: a grid that reads one window
 //     of memory at a time streams 5-9 % faster than one whose CTAs each stream their own range).
-//   kLA (config key la2 / la3, ledger E68; red5's equal split only): at most kLA of the CTA's
-//     k-blocks are requested and not yet landed. Thread 0's first fill issues kLA stages (not the
-//     whole ring) and the producer issues load v only once load v - kLA has landed (it waits on
-//     that stage's full barrier, as the consumers do). 0 = no limit (the whole ring at once).
-//     The grid's first burst of ~25 MB is what holds every CTA's stage 0 for 1.7-2.1 us after
-//     its issue (P9b); a smaller burst should land stage 0 sooner where the tensor pipe, not the
-//     stream, sets the pace (M 256, P13).
-template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, int kLA = 0>
+template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -529,7 +522,6 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
   static_assert(kKI == 0 || kKI == 1, "kKI: 0 (contiguous K ranges) or 1 (interleaved k-blocks; ki2 was refuted, E63)");
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
-  static_assert(kLA == 0 || (kLA >= 2 && kLA <= 3 && !kWorkTable), "kLA: 0 (no limit), 2 or 3 (red5's equal split)");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -588,7 +580,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     else
       tma_load_2d(dst, &tm_w, bar, kb * kBlockK, n0, pol);
   };
-  const int n_first = min(kLA > 0 ? min(kLA, stages) : stages, kb_end - kb_begin);  // k-blocks of the first ring fill
+  const int n_first = min(stages, kb_end - kb_begin);  // k-blocks of the first ring fill
   const int wg = int(threadIdx.x) / 128;
   // Dev probe: thread 128 (first consumer) records globaltimer at phase i of this CTA. Compiled
   // only into PROJKIT_WGMMA_STAMPS builds, so production kernels carry no test for it (one sits
@@ -681,10 +673,6 @@ __device__ __forceinline__ void wgmma_tma_body(
       uint32_t phase = uint32_t(skip / stages);
       for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
-        if constexpr (kLA > 0) {  // load v = kb - kb_begin waits until load v - kLA has landed
-          const int v = kb - kb_begin - kLA;
-          if (v >= 0) mbar_wait(full_bar(v % stages), uint32_t((v / stages) & 1));
-        }
         mbar_arrive_expect_tx(full_bar(s), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
         if (!(probe & 2u)) load_w(stage_w(s), full_bar(s), kb_of(kb), pol_w);
         if (!(probe & 1u)) {
@@ -847,17 +835,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
 // with red5, without the cluster / DSMEM / L2-slot paths in its code (mc and red are ignored).
-// KORD = kKI | kKO << 2 | kWSL << 3 | kLA << 4 (the body's k-block order, config keys ki1, ko1,
-// E63 / E64; W's layout, wsl1, E65; the lookahead limit, la2 / la3, E68): 0 is W itself in
-// contiguous K ranges, tile-major block order, the whole ring requested at once.
+// KORD = kKI | kKO << 2 | kWSL << 3 (the body's k-block order, config keys ki1, ko1, E63 / E64;
+// and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD >> 4) & 3>(
-      tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags, stamps, nullptr);
+  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split,
+                                                                        /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags,
+                                                                        stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).

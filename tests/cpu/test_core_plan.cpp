@@ -211,7 +211,6 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl1") != std::string::npos) continue;  // wsl1: next test
-    if (c.find(".la") != std::string::npos) continue;  // la2 / la3 (E68): WgmmaTmaLookaheadLimit
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -249,7 +248,7 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0) continue;
     const std::size_t at = c.find(".wsl1");
-    if (at == std::string::npos || c.find(".la") != std::string::npos) continue;  // la: WgmmaTmaLookaheadLimit
+    if (at == std::string::npos) continue;
     EXPECT_EQ(at + 5, c.size()) << c << ": wsl1 is the last key";
     std::string base = c.substr(0, at);
     const bool ki = base.ends_with(".ki1");
@@ -331,33 +330,17 @@ TEST(Methods, GemvStreamRows4Warps8) {
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows4.warps16", 1, 1, d), "");
 }
 
-// gemv_stream eq1 (E67: equal rounds, a grid choice) is listed for rows2.warps8 and applies
-// where its base does; other values of the key, or eq1 on an unlisted shape, are refused.
-TEST(Methods, GemvStreamEqualRounds) {
+// gemv_stream eq1 (E67: equal rounds, a grid choice) and mb4 (E69: registers capped for 4 blocks
+// per SM) are listed for rows2.warps8 and apply where its base does; other values of either key,
+// or either on an unlisted shape, are refused.
+TEST(Methods, GemvStreamEqualRoundsAndResidency) {
   const DeviceInfo d = fake_h200();
-  for (const char* f : {"qkv", "pooler", "unpooler"})
-    EXPECT_EQ(method_applicability(builtin_spec(f), "gemv_stream.rows2.warps8.eq1", 1, 8, d), "") << f;
-  for (const char* c : {"gemv_stream.rows4.warps8.eq1", "gemv_stream.rows2.warps8.eq2"})
+  for (const char* c : {"gemv_stream.rows2.warps8.eq1", "gemv_stream.rows2.warps8.mb4", "gemv_stream.rows2.warps8.eq1.mb4"})
+    for (const char* f : {"qkv", "pooler", "unpooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), c, 1, 8, d), "") << c;
+  for (const char* c : {"gemv_stream.rows4.warps8.eq1", "gemv_stream.rows2.warps8.eq2", "gemv_stream.rows4.warps8.mb4",
+                        "gemv_stream.rows2.warps8.mb3"})
     EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
         << c;
-}
-
-// wgmma_tma la2 / la3 (E68: at most 2 / 3 of a CTA's k-blocks requested and not landed) are listed
-// on the plan's red5 orders and applicable where the plan runs them (pooler / unpooler M 256 on
-// bm256 ki1, qkv M 256 on bm256 ki1.ko1, qkv M 128 on bm128 ki1.wsl1, pooler M 8..64 on bm64
-// ki1.wsl1); other values, and la on an uninstantiated order, are refused.
-TEST(Methods, WgmmaTmaLookaheadLimit) {
-  const DeviceInfo d = fake_h200();
-  const std::string p = "wgmma_tma.bn128.";
-  for (const char* la : {".la2", ".la3"}) {
-    EXPECT_EQ(method_applicability(builtin_spec("pooler"), p + "bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1" + la, 193, 256, d), "");
-    EXPECT_EQ(method_applicability(builtin_spec("unpooler"), p + "bm256.split2.mc1.stages4.xfit1.red5.rk1.ki1" + la, 193, 256, d), "");
-    EXPECT_EQ(method_applicability(builtin_spec("qkv"), p + "bm256.split7.mc1.stages4.xfit1.red5.rk1.ki1.ko1" + la, 193, 256, d), "");
-    EXPECT_EQ(method_applicability(builtin_spec("qkv"), p + "bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1" + la, 65, 128, d), "");
-    EXPECT_EQ(method_applicability(builtin_spec("pooler"), p + "bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1" + la, 6, 64, d), "");
-  }
-  EXPECT_NE(method_applicability(builtin_spec("pooler"), p + "bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1.la1", 256, 256, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("pooler"), p + "bm192.split4.mc1.stages5.xfit1.red5.rk1.ki1.la2", 192, 192, d), "");
 }
 
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
