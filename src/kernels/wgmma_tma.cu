@@ -547,28 +547,6 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"wsl", 1});
     list.push_back(c);
   }
-  // ---- E70 (session 20): one more ring stage on the plan's 64- and 128-token tiles (bm64 ki1.wsl1
-  // split2 / split4: 9 stages = 216 KB; bm128 ki1 split2 / split4 and ki1.wsl1 split4: 7 = 224 KB;
-  // both under the 227 KB opt-in). E68: fewer of a CTA's k-blocks in flight lost 1-34 %; more may
-  // gain. The stage count is a run-time value: no new kernel. The bm64 twins' copy-free twins
-  // (rk1 without ki1 / wsl1) are listed too.
-  const std::size_t before_deeper = list.size();
-  for (std::size_t i = 0; i < before_deeper; ++i) {
-    const Config& c = list[i];
-    if (c.get("rk", 0) != 1 || c.get("ki", 0) != 1 || c.get("ko", 0) != 0) continue;
-    const int bm = c.get("bm", 0), split = c.get("split", 0), wsl = c.get("wsl", 0);
-    const bool planned = (bm == 64 && wsl && (split == 2 || split == 4)) ||
-                         (bm == 128 && ((wsl && split == 4) || (!wsl && (split == 2 || split == 4))));
-    if (!planned) continue;
-    Config v = c;
-    for (auto& [key, value] : v.params)
-      if (key == "stages") value += 1;
-    list.push_back(v);
-    if (bm == 64) {  // its copy-free twin (a Projection with weight_copies = false): rk1 alone
-      std::erase_if(v.params, [](const auto& p) { return p.first == "ki" || p.first == "wsl"; });
-      list.push_back(v);
-    }
-  }
   return list;
 }
 

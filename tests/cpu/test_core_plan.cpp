@@ -177,13 +177,6 @@ std::string wgmma_tma_refusal(const char* family, const char* name, int m_lo, in
   return fam ? fam->applicable(builtin_spec(family), Config::parse(name), m_lo, m_hi, fake_h200()) : "no wgmma_tma";
 }
 
-// E70's deeper-ring twins (one more stage than cfg() gives the tile: bm64 stages9, bm128 stages7)
-// of a few plan configs; the structure tests below skip them and WgmmaTmaDeeperRingTwins checks them.
-bool deeper_ring_twin(const std::string& c) {
-  return (c.find(".bm64.") != std::string::npos && c.find(".stages9.") != std::string::npos) ||
-         (c.find(".bm128.") != std::string::npos && c.find(".stages7.") != std::string::npos);
-}
-
 // rk1 (E59: red5's own entry point) is listed as a twin of every equal-split red5 config and of
 // nothing else; it is applicable where its red5 twin is, and refused by name with another red
 // mode, another rk value or together with the work table (wt1).
@@ -192,7 +185,7 @@ TEST(Methods, WgmmaTmaRk1Twins) {
   int twins = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (!c.starts_with("wgmma_tma.") || !c.ends_with(".rk1") || deeper_ring_twin(c)) continue;
+    if (!c.starts_with("wgmma_tma.") || !c.ends_with(".rk1")) continue;
     ++twins;
     const std::string base = c.substr(0, c.size() - 4);  // the name without ".rk1"
     EXPECT_NE(base.find(".red5"), std::string::npos) << c;
@@ -218,7 +211,6 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl1") != std::string::npos) continue;  // wsl1: next test
-    if (deeper_ring_twin(c)) continue;
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -254,7 +246,7 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   int rk = 0, rk_ki = 0, wt = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || deeper_ring_twin(c)) continue;
+    if (c.rfind("wgmma_tma.", 0) != 0) continue;
     const std::size_t at = c.find(".wsl1");
     if (at == std::string::npos) continue;
     EXPECT_EQ(at + 5, c.size()) << c << ": wsl1 is the last key";
@@ -349,26 +341,6 @@ TEST(Methods, GemvStreamEqualRoundsAndResidency) {
                         "gemv_stream.rows2.warps8.mb3"})
     EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
         << c;
-}
-
-// E70: one more ring stage on the plan's bm64 ki1.wsl1 and bm128 ki1 / ki1.wsl1 configs; each twin
-// is listed, fits the opt-in smem (applicable where the plan runs its base), has a listed
-// copy-free twin (CopyFreeTwinsOfKSlabMethods), and a stage more than that is refused by the smem
-// check.
-TEST(Methods, WgmmaTmaDeeperRingTwins) {
-  const DeviceInfo d = fake_h200();
-  const std::string p = "wgmma_tma.bn128.";
-  EXPECT_EQ(method_applicability(builtin_spec("qkv"), p + "bm64.split4.mc1.stages9.xfit1.red5.rk1.ki1.wsl1", 2, 64, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("pooler"), p + "bm64.split2.mc1.stages9.xfit1.red5.rk1.ki1.wsl1", 6, 64, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("qkv"), p + "bm128.split4.mc1.stages7.xfit1.red5.rk1.ki1.wsl1", 65, 128, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("pooler"), p + "bm128.split4.mc1.stages7.xfit1.red5.rk1.ki1", 65, 128, d), "");
-  EXPECT_EQ(method_applicability(builtin_spec("unpooler"), p + "bm128.split2.mc1.stages7.xfit1.red5.rk1.ki1", 65, 128, d), "");
-  int twins = 0;
-  for (const std::string& c : list_method_configs()) twins += c.rfind("wgmma_tma.", 0) == 0 && deeper_ring_twin(c);
-  EXPECT_EQ(twins, 7);  // and the bm64 twins' copy-free twins (rk1 alone)
-  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split4.mc1.stages8.xfit1.red5.rk1.ki1", 65, 128)
-                .find("opt-in"),
-            std::string::npos);
 }
 
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
