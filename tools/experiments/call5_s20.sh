@@ -10,11 +10,5 @@ tools/experiments/e71_gemv_bulk_ring.sh "$BIN" "$O" | tee "$O/e71.txt"
 cp plans/h200.json "$O/plan-v.json"
 python3 tools/experiments/plan_x_from_e71.py "$O/e71" plans/h200.json "$O/plan-x.json" | tee "$O/plan-x.txt"
 rm -rf "$O/e71"  # e71.tar.xz holds everything
-if [ -f "$O/plan-x.json" ]; then
-  for round in 1 2; do
-    echo "== plan A/B round $round ($(date +%T))"
-    tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" "$O/plan-v.json" "$O/plan-x.json" 2>&1 | head -40
-  done
-  tar cJf "$O/ab.tar.xz" -C "$O" ab1 ab2 && rm -rf "$O/ab1" "$O/ab2"
-fi
+[ -f "$O/plan-x.json" ] && tools/experiments/plan_ab_rounds.sh "$BIN" "$O" "$O/plan-v.json" "$O/plan-x.json"
 ls "$O"

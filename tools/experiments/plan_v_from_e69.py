@@ -7,20 +7,17 @@
   (gemv_stream holds no weight copy, so ratio and time tell the same story: P19 does not apply.)
 Usage: plan_v_from_e69.py E69_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written
 only when the plan changes; exit 0 either way)"""
-import glob, json, os, statistics as st, sys
+import json, os, sys
+
+from plan_rule import check_passed, gain, load_ab, means, write_plan
 
 e69, plan_in, plan_out = sys.argv[1:4]
 BASE = 'gemv_stream.rows2.warps8'
-res = {}
-for f in glob.glob(os.path.join(e69, 'b-e69-*.json')):
-    c = json.load(open(f))['cases'][0]
-    res.setdefault(c['family'], {}).setdefault(c['method'], []).append((c['ratio'], c['cand_us']))
+res = {fam: v for (fam, m), v in load_ab(e69, 'e69').items() if m == 1}
 
 
 def passed(cfg):  # the call script writes `projkit check --method CFG` to check-CFG.txt
-    f = os.path.join(e69, f'check-{cfg}.txt')
-    lines = open(f).read().strip().splitlines() if os.path.exists(f) else []
-    return bool(lines) and lines[-1].strip() == 'check: PASS'
+    return check_passed(os.path.join(e69, f'check-{cfg}.txt'))
 
 
 plan = json.load(open(plan_in))
@@ -30,18 +27,18 @@ for fam in ('qkv', 'pooler'):
     if BASE not in v:
         print(f'{fam} M 1: no data for {BASE}; keep the plan')
         continue
-    r0, t0 = st.mean(x[0] for x in v[BASE]), st.mean(x[1] for x in v[BASE])
+    r0, t0 = means(v[BASE])
     best = None
     for cfg, xs in sorted(v.items()):
         if cfg == BASE:
             continue
-        r, t = st.mean(x[0] for x in xs), st.mean(x[1] for x in xs)
-        gain = min(r / r0, t0 / t) - 1
+        r, t = means(xs)
+        g = gain(v[BASE], xs)
         ok = passed(cfg) or cfg == BASE + '.eq1'  # eq1 is a grid choice of the checked kernel (E67 call 1 checks)
         print(f'{fam} M 1: {cfg}: ratio {100 * (r / r0 - 1):+.1f} %, time {t:.2f} vs {t0:.2f} us '
-              f'(gain {100 * gain:+.1f} %, check {"PASS" if ok else "not passed"})')
-        if ok and (best is None or gain > best[1]):
-            best = (cfg, gain)
+              f'(gain {100 * g:+.1f} %, check {"PASS" if ok else "not passed"})')
+        if ok and (best is None or g > best[1]):
+            best = (cfg, g)
     ranges = plan['families'][fam]
     if best and best[1] >= 0.01:
         r1 = next(r for r in ranges if r['m'] == [1, 1])
@@ -52,8 +49,7 @@ for fam in ('qkv', 'pooler'):
     else:
         print(f'{fam} M 1: keep the plan ({"no candidate" if not best else f"best {100 * best[1]:+.1f} %"})')
 if changed:
-    json.dump(plan, open(plan_out, 'w'), indent=2)
-    open(plan_out, 'a').write('\n')
+    write_plan(plan, plan_out)
     print(f'plan V written to {plan_out}')
 else:
     print('plan unchanged')

@@ -7,13 +7,12 @@ stage) where call 4's same-binary A/B says so, by a rule fixed before the run:
   adopted if the gain is >= +1.5 % and the twin's `projkit check` over the range passed.
 Usage: plan_w_from_e70.py E70_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written
 only when the plan changes; exit 0 either way)"""
-import glob, json, os, statistics as st, sys
+import json, os, sys
+
+from plan_rule import check_passed, gain, load_ab, means, write_plan
 
 e70, plan_in, plan_out = sys.argv[1:4]
-res = {}
-for f in glob.glob(os.path.join(e70, 'b-e70-*.json')):
-    c = json.load(open(f))['cases'][0]
-    res.setdefault((c['family'], c['m']), {}).setdefault(c['method'], []).append((c['ratio'], c['cand_us']))
+res = load_ab(e70, 'e70')
 
 
 def twin_of(method):
@@ -24,9 +23,7 @@ def twin_of(method):
 
 
 def passed(fam, cfg):
-    f = os.path.join(e70, f'check-{fam}-{cfg}.txt')
-    lines = open(f).read().strip().splitlines() if os.path.exists(f) else []
-    return bool(lines) and lines[-1].strip() == 'check: PASS'
+    return check_passed(os.path.join(e70, f'check-{fam}-{cfg}.txt'))
 
 
 plan = json.load(open(plan_in))
@@ -40,9 +37,7 @@ for fam, ranges in plan['families'].items():
         for (f, m), v in sorted(res.items()):
             if f != fam or not (r['m'][0] <= m <= r['m'][1]) or r['method'] not in v or twin not in v:
                 continue
-            rb, tb = st.mean(x[0] for x in v[r['method']]), st.mean(x[1] for x in v[r['method']])
-            rt, tt = st.mean(x[0] for x in v[twin]), st.mean(x[1] for x in v[twin])
-            gains.append((m, min(rt / rb, tb / tt) - 1, tb, tt))
+            gains.append((m, gain(v[r['method']], v[twin]), means(v[r['method']])[1], means(v[twin])[1]))
         if not gains:
             continue
         g = min(x[1] for x in gains)
@@ -55,8 +50,7 @@ for fam, ranges in plan['families'].items():
             r.pop('ratio', None)
             changed = True
 if changed:
-    json.dump(plan, open(plan_out, 'w'), indent=2)
-    open(plan_out, 'a').write('\n')
+    write_plan(plan, plan_out)
     print(f'plan W written to {plan_out}')
 else:
     print('plan unchanged')

@@ -7,17 +7,14 @@ gemv_bulk_ring.stages8 where call 5's same-binary A/B says so, by a rule fixed b
   A sub-range is carved out of the plan range that holds it (the rest keeps its method).
 Usage: plan_x_from_e71.py E71_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written
 only when the plan changes; exit 0 either way)"""
-import glob, json, os, statistics as st, sys
+import json, os, sys
+
+from plan_rule import check_passed, gain, load_ab, means, write_plan
 
 e71, plan_in, plan_out = sys.argv[1:4]
 BULK = 'gemv_bulk_ring.stages8'
-res = {}
-for f in glob.glob(os.path.join(e71, 'b-e71-*.json')):
-    c = json.load(open(f))['cases'][0]
-    res.setdefault((c['family'], c['m']), {}).setdefault(c['method'], []).append((c['ratio'], c['cand_us']))
-chk = os.path.join(e71, f'check-{BULK}.txt')
-lines = open(chk).read().strip().splitlines() if os.path.exists(chk) else []
-passed = bool(lines) and lines[-1].strip() == 'check: PASS'
+res = load_ab(e71, 'e71')
+passed = check_passed(os.path.join(e71, f'check-{BULK}.txt'))
 print(f'check {BULK} over M 1..4: {"PASS" if passed else "not passed"}')
 plan = json.load(open(plan_in))
 changed = False
@@ -30,9 +27,7 @@ for fam, ranges in plan['families'].items():
             if base is None or BULK not in v:
                 gains = None
                 break
-            rb, tb = st.mean(x[0] for x in v[base]), st.mean(x[1] for x in v[base])
-            rq, tq = st.mean(x[0] for x in v[BULK]), st.mean(x[1] for x in v[BULK])
-            gains.append((m, base, min(rq / rb, tb / tq) - 1, tb, tq))
+            gains.append((m, base, gain(v[base], v[BULK]), means(v[base])[1], means(v[BULK])[1]))
         if not gains:
             continue
         g = min(x[2] for x in gains)
@@ -55,8 +50,7 @@ for fam, ranges in plan['families'].items():
         ranges[:] = sorted(out, key=lambda r: r['m'][0])
         changed = True
 if changed:
-    json.dump(plan, open(plan_out, 'w'), indent=2)
-    open(plan_out, 'a').write('\n')
+    write_plan(plan, plan_out)
     print(f'plan X written to {plan_out}')
 else:
     print('plan unchanged')
