@@ -4,8 +4,9 @@
 # each, with $BENCH_ENV (e.g. PROJKIT_WGMMA_PROBE_SKIP=16 for a stamps-build probe) in the
 # environment; then per case each config's mean us and paired ratio against CFG1 (the
 # reference, e.g. the plan's config) in OUT_DIR/summary-$TAG.txt, and the JSONs packed into
-# OUT_DIR/bench-$TAG.tar.xz.
-# Usage: CASES="qkv:8:A,B pooler:128:C,D" [PAIRS=200] [TAG=ab] [BENCH_ENV=..] \
+# OUT_DIR/bench-$TAG.tar.xz (KEEP_JSON=1: also left unpacked in OUT_DIR, for a script that reads
+# them next).
+# Usage: CASES="qkv:8:A,B pooler:128:C,D" [PAIRS=200] [TAG=ab] [BENCH_ENV=..] [KEEP_JSON=1] \
 #          tools/experiments/ab_configs.sh BIN OUT_DIR
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
@@ -40,4 +41,6 @@ for key, v in sorted(res.items()):
         r = st.mean(x[1] for x in v[k])
         print(f'{key[0]:8s} M {key[1]:3d} {k[-48:]:48s} {st.mean(x[2] for x in v[k]):6.2f} us ({100 * (r / b - 1):+.1f}%)')
 PY
-tar cJf "$O/bench-$TAG.tar.xz" -C "$O" $(cd "$O" && ls b-"$TAG"-*.json) && rm -f "$O"/b-"$TAG"-*.json
+if tar cJf "$O/bench-$TAG.tar.xz" -C "$O" $(cd "$O" && ls b-"$TAG"-*.json) && [ "${KEEP_JSON:-0}" != 1 ]; then
+  rm -f "$O"/b-"$TAG"-*.json  # packed; KEEP_JSON=1 leaves them for the next script
+fi
