@@ -17,7 +17,6 @@ extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.c
 extern const KernelFamily kRouterHiloRing;    // src/kernels/router_hilo_ring.cu
 extern const KernelFamily kRouterGemvF32;     // src/kernels/router_gemv_f32.cu
 extern const KernelFamily kKpermStreamMma;    // src/kernels/kperm_stream_mma.cu
-extern const KernelFamily kGemvBulkRing;      // src/kernels/gemv_bulk_ring.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -34,7 +33,6 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterHiloRing,
       &kRouterGemvF32,
       &kKpermStreamMma,
-      &kGemvBulkRing,
   };
   return all;
 }

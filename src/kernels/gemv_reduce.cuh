@@ -1,27 +1,10 @@
-// gemv_reduce.cuh: what the GEMV kernels share (gemv_stream, gemv_bulk_ring, router_gemv_f32):
-// the 8-wide bf16 dot product, and the block-wide reduction: each thread holds fp32 partial dot
-// products acc[row][token] over its K chunks; they are summed within the warp by shuffles, then
-// over the warps in a fixed order through a small smem table (deterministic: the same inputs
-// give the same bits on every call).
+// gemv_reduce.cuh: the block-wide reduction shared by the GEMV kernels (gemv_stream,
+// router_gemv_f32): each thread holds fp32 partial dot products acc[row][token] over its K chunks;
+// they are summed within the warp by shuffles, then over the warps in a fixed order through a
+// small smem table (deterministic: the same inputs give the same bits on every call).
 #pragma once
 
-#include <cuda_bf16.h>
-
 namespace projkit::gemv {
-
-// acc += dot(8 bf16 weights, 8 bf16 activations), fp32 FMA (NaN/Inf propagate).
-__device__ __forceinline__ float dot8(float acc, const uint4& w, const uint4& x) {
-  const __nv_bfloat162* wp = reinterpret_cast<const __nv_bfloat162*>(&w);
-  const __nv_bfloat162* xp = reinterpret_cast<const __nv_bfloat162*>(&x);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const float2 wf = __bfloat1622float2(wp[i]);
-    const float2 xf = __bfloat1622float2(xp[i]);
-    acc = fmaf(wf.x, xf.x, acc);
-    acc = fmaf(wf.y, xf.y, acc);
-  }
-  return acc;
-}
 
 // Sum over the 32 lanes of a warp; every lane gets the total.
 __device__ __forceinline__ float warp_sum(float v) {

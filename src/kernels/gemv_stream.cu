@@ -29,7 +29,19 @@ namespace {
 // block on the SM, so it should stay in L1.
 __device__ __forceinline__ uint4 ld_activation(const void* p) { return __ldg(static_cast<const uint4*>(p)); }
 
-using gemv::dot8;
+// acc += dot(8 bf16 weights, 8 bf16 activations), fp32 FMA (NaN/Inf propagate).
+__device__ __forceinline__ float dot8(float acc, const uint4& w, const uint4& x) {
+  const __nv_bfloat162* wp = reinterpret_cast<const __nv_bfloat162*>(&w);
+  const __nv_bfloat162* xp = reinterpret_cast<const __nv_bfloat162*>(&x);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float2 wf = __bfloat1622float2(wp[i]);
+    const float2 xf = __bfloat1622float2(xp[i]);
+    acc = fmaf(wf.x, xf.x, acc);
+    acc = fmaf(wf.y, xf.y, acc);
+  }
+  return acc;
+}
 
 // ROWS:  W rows (outputs) a block computes at a time; the unit of the grid-stride loop.
 // WARPS: warps per block; they split K (WARPS*32 threads stride over the K/8 chunks).

@@ -343,19 +343,6 @@ TEST(Methods, GemvStreamEqualRoundsAndResidency) {
         << c;
 }
 
-// gemv_bulk_ring (E71: bulk copies of 16 KB of whole rows, units interleaved over the grid) takes
-// the four dense bf16 families at M 1..4 (K 8192 / 1024 / 4096: one, eight or two rows per unit)
-// and refuses M past 4, the fp32 router and an unlisted ring depth by name.
-TEST(Methods, GemvBulkRingLimits) {
-  const DeviceInfo d = fake_h200();
-  const std::string c = "gemv_bulk_ring.stages8";
-  for (const char* f : {"qkv", "o", "pooler", "unpooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), c, 1, 4, d), "") << f;
-  EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 5, d).find("m must be in 1..4"), std::string::npos);
-  EXPECT_NE(method_applicability(builtin_spec("router"), c, 1, 1, d).find("bf16"), std::string::npos);
-  EXPECT_NE(method_applicability(builtin_spec("qkv"), "gemv_bulk_ring.stages4", 1, 1, d).find("not one of the configs"),
-            std::string::npos);
-}
-
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
 // init) is a listed config like zw1, applicable where the plan uses it (router M 65..256 on an
 // H200); an unlisted value of the key (early2: E53, refuted) is refused by name, and the kernel
