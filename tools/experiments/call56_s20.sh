@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 20: calls 5 and 6 in one device call (two refused starts left too little device time for
+# Session 20: calls 5 and 6 in one device call (refused starts left too little device time for
 # two cold starts): call5_s20.sh (E71, plan X by its rule, plan A/B), then plans/h200.json = plan X
 # if the rule moved it, then call6_s20.sh (the full results). call 5's directory is packed into
-# OUT_DIR/c5.tar.xz (the transfer returns at most 8 files). Five refused starts left 459 s of
+# OUT_DIR/c5.tar.xz (the transfer returns at most 8 files). Eight refused starts left 459 s of
 # device time, so the results leave out the 1..256 sweep and its atlas (results/h200/'s sweep
 # stays run T2's; the plans differ at M <= 4 only).
 # Usage: tools/experiments/call56_s20.sh BIN OUT_DIR   (~4 min)
