@@ -61,9 +61,9 @@ struct GemvShape {
   static_assert(MT % kTG == 0, "token groups tile MT");
 };
 
-// grid = min(n_out/ROWS, sm_count * resident blocks per SM); block = WARPS*32.
+// The body of the two entry points below. grid = min(n_out/ROWS, sm_count * resident blocks per
+// SM) (eq1: fewer, every block the same number of row groups); block = WARPS*32.
 // x [m, k] bf16, w [>= n_out, k] bf16 (rows [0, n_out) read), y [m, n_out] bf16.
-// The body of the two entry points below.
 template <int ROWS, int WARPS, int MT>
 __device__ __forceinline__ void gemv_stream_body(const __nv_bfloat16* __restrict__ x,
                                                  const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y,
@@ -248,9 +248,11 @@ std::vector<Config> gemv_configs() {
       // binary, against rows2.warps8: qkv M 1 +1.4 % (200 pairs); pooler (2048 groups on 342
       // blocks instead of 396) -2.8 %, and rows4.warps8.eq1 -4.7..-4.9 % (session 20 call 1).
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}}},
-      // E69: rows2.warps8 with its registers capped for 4 blocks per SM (mb4): a third more
-      // weight bytes in flight per SM at M = 1 (E68: the red5 kernels lose 1-34 % when fewer of
-      // a CTA's loads are in flight), alone and with eq1.
+      // E69: rows2.warps8 with its registers capped for 4 blocks per SM (mb4, 64 registers at
+      // M = 1, no spills; from M = 2 it spills): a third more weight bytes in flight per SM (E68:
+      // the red5 kernels lose 1-34 % when fewer of a CTA's loads are in flight), alone and with
+      // eq1. Same binary, against rows2.warps8 (session 20 call 3): qkv M 1 eq1.mb4 +2.2 % (the
+      // plan's since run V), mb4 -0.6 %; pooler M 1 -1.1 / -2.0 %.
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"mb", 4}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}}},
   };

@@ -1,11 +1,11 @@
 // The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2
 // (fp32 workspace + counters, last CTA finishes), fragment_stream_mma (register-streamed A
 // fragments, cluster DSMEM split-K) and wgmma_tma's red5 configs (bf16 atomics, zero-warp
-// flags), kperm_stream_mma (K-permuted fragments straight from row-major W, no split
-// across CTAs) and gemv_stream (SIMT GEMV, M <= 8; eq1 runs several row groups per block on the
-// K = 8192 families): every config
-// on the four dense bf16 families at M around the token-tile edges where the config is
-// applicable (each config must run somewhere), against the lab's fp64 device reference (whole output, per row and global; ~1 row in 8 is a probe
+// flags), kperm_stream_mma (K-permuted fragments straight from row-major W, no split across
+// CTAs) and gemv_stream (SIMT GEMV, M <= 8; eq1 runs several row groups per block on the
+// K = 8192 families): every config on the four dense bf16 families at M around the token-tile
+// edges where the config is applicable (each config must run somewhere), against the lab's fp64
+// device reference (whole output, per row and global; ~1 in 8 rows is a probe
 // row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
 // Self-cleaning state is exercised by running every M in a row on one Projection, by two
 // CUDA-graph replays in a row, by a NaN call followed by a clean call, and two Projections run
