@@ -10,8 +10,9 @@
 //         reduction, then a fixed-order cross-warp sum in smem (deterministic), bf16 store.
 //         eq1 (E67): the grid is cut to ceil(groups / rounds) blocks, rounds = ceil(groups /
 //         resident blocks), so every block streams the same number of row groups. The kernels
-//         are the same; only the grid moves.
-// Constraints: bf16 W/x/y; K % 8 == 0 (16-byte chunks); n_out % ROWS == 0; m <= 8;
+//         are the same; only the grid moves. mb4 (E69): the same body with its registers capped
+//         for 4 blocks per SM (a second entry point); M = 1 only, it spills from M = 2.
+// Constraints: bf16 W/x/y; K % 8 == 0 (16-byte chunks); n_out % ROWS == 0; m <= 8 (mb4: m = 1);
 //         W, x, y 16-byte aligned (the Projection contract).
 #include <cuda_bf16.h>
 
@@ -268,6 +269,7 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
     return "gemv_stream: needs bf16 weights, activations and output";
   if (dev.cc_major < 8) return "gemv_stream: needs sm_80+ (createpolicy / L2 cache hints)";
   if (m_lo < 1 || m_hi > kMaxTokens) return "gemv_stream: m must be in 1..8 (register accumulators)";
+  if (mb == 4 && m_hi > 1) return "gemv_stream: mb4 is for m = 1 (its 64-register cap spills from m = 2)";
   if (spec.k % 8 != 0) return "gemv_stream: K % 8 != 0 (16-byte weight chunks)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 30)) return "gemv_stream: N, K must fit in int";
   for (int m = m_lo; m <= m_hi; ++m)

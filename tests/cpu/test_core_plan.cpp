@@ -331,12 +331,17 @@ TEST(Methods, GemvStreamRows4Warps8) {
 }
 
 // gemv_stream eq1 (E67: equal rounds, a grid choice) and mb4 (E69: registers capped for 4 blocks
-// per SM) are listed for rows2.warps8 and apply where its base does; other values of either key,
-// or either on an unlisted shape, are refused.
+// per SM) are listed for rows2.warps8; eq1 applies where its base does, mb4 at M = 1 only (it
+// spills from M = 2); other values of either key, or either on an unlisted shape, are refused.
 TEST(Methods, GemvStreamEqualRoundsAndResidency) {
   const DeviceInfo d = fake_h200();
-  for (const char* c : {"gemv_stream.rows2.warps8.eq1", "gemv_stream.rows2.warps8.mb4", "gemv_stream.rows2.warps8.eq1.mb4"})
-    for (const char* f : {"qkv", "pooler", "unpooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), c, 1, 8, d), "") << c;
+  for (const char* f : {"qkv", "pooler", "unpooler"}) {
+    EXPECT_EQ(method_applicability(builtin_spec(f), "gemv_stream.rows2.warps8.eq1", 1, 8, d), "") << f;
+    for (const char* c : {"gemv_stream.rows2.warps8.mb4", "gemv_stream.rows2.warps8.eq1.mb4"}) {
+      EXPECT_EQ(method_applicability(builtin_spec(f), c, 1, 1, d), "") << c;
+      EXPECT_NE(method_applicability(builtin_spec(f), c, 1, 2, d).find("mb4 is for m = 1"), std::string::npos) << c;
+    }
+  }
   for (const char* c : {"gemv_stream.rows4.warps8.eq1", "gemv_stream.rows2.warps8.eq2", "gemv_stream.rows4.warps8.mb4",
                         "gemv_stream.rows2.warps8.mb3"})
     EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
