@@ -17,6 +17,7 @@ extern const KernelFamily kRouterHiloWgmma;   // src/kernels/router_hilo_wgmma.c
 extern const KernelFamily kRouterHiloRing;    // src/kernels/router_hilo_ring.cu
 extern const KernelFamily kRouterGemvF32;     // src/kernels/router_gemv_f32.cu
 extern const KernelFamily kKpermStreamMma;    // src/kernels/kperm_stream_mma.cu
+extern const KernelFamily kKpermSplitkZw;     // src/kernels/kperm_splitk_zw.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -33,6 +34,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterHiloRing,
       &kRouterGemvF32,
       &kKpermStreamMma,
+      &kKpermSplitkZw,
   };
   return all;
 }

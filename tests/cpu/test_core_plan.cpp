@@ -318,6 +318,35 @@ TEST(Methods, KpermStreamMmaLimits) {
       EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 32, d), "") << c;
 }
 
+// kperm_splitk_zw (K split over a one-wave cooperative grid of two CTAs per SM, bf16 adds) names
+// each violated limit: the token tile (16), the split that must exist (2, 4 or 8 K splits of whole
+// load rounds whose grid fits 2 x sm_count: the unpooler's full 8192 rows at M 9 and qkv's 288
+// row blocks of 8 do not), bf16 only, sm_90 only, listed shapes only. Every listed config takes
+// the unpooler's 1024-row slice (M <= 8), the range it exists for (ledger E72).
+TEST(Methods, KpermSplitkZwLimits) {
+  const DeviceInfo d = fake_h200();
+  const std::string wide = "kperm_splitk_zw.wr4.wk2.u8", narrow = "kperm_splitk_zw.wr1.wk8.u8";
+  int listed = 0;
+  for (const std::string& c : list_method_configs())
+    if (c.rfind("kperm_splitk_zw.", 0) == 0) {
+      ++listed;
+      EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 8, d), "") << c;
+    }
+  EXPECT_EQ(listed, 4);
+  EXPECT_NE(method_applicability(builtin_spec("unpooler"), wide, 1, 9, d).find("no K split"), std::string::npos);
+  EXPECT_EQ(method_applicability(builtin_spec("qkv"), wide, 1, 16, d), "");
+  EXPECT_EQ(method_applicability(builtin_spec("pooler"), wide, 1, 16, d), "");
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), narrow, 1, 8, d).find("no K split"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("o"), wide, 1, 1, d).find("no K split"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), wide, 1, 17, d).find("m must be in 1..16"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("router"), wide, 1, 1, d).find("bf16"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "kperm_splitk_zw.wr3.wk2.u8", 1, 1, d).find("not one of the configs"),
+            std::string::npos);
+  DeviceInfo ampere = d;
+  ampere.cc_major = 8;
+  EXPECT_NE(method_applicability(builtin_spec("unpooler"), wide, 1, 8, ampere).find("sm_90"), std::string::npos);
+}
+
 // gemv_stream rows4.warps8 (E51: a block's whole 32 KB of W in flight; the plan's unpooler
 // slice at M 1..2) is a compiled, listed config for every bf16 family at M 1..8, refused past
 // the 8 register accumulators and for the fp32 router, and an uncompiled pair is refused by name.

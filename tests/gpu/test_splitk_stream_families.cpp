@@ -2,7 +2,8 @@
 // (fp32 workspace + counters, last CTA finishes), fragment_stream_mma (register-streamed A
 // fragments, cluster DSMEM split-K) and wgmma_tma's red5 configs (bf16 atomics, zero-warp
 // flags), kperm_stream_mma (K-permuted fragments straight from row-major W, no split across
-// CTAs) and gemv_stream (SIMT GEMV, M <= 8; eq1 runs several row groups per block on the
+// CTAs), kperm_splitk_zw (the same fragments, K split over CTAs, bf16 atomics into a y zeroed by
+// a zero warp) and gemv_stream (SIMT GEMV, M <= 8; eq1 runs several row groups per block on the
 // K = 8192 families): every config on the four dense bf16 families at M around the token-tile
 // edges where the config is applicable (each config must run somewhere), against the lab's fp64
 // device reference (whole output, per row and global; ~1 in 8 rows is a probe
@@ -285,6 +286,6 @@ TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
                          ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5",
-                                           "kperm_stream_mma", "gemv_stream"));
+                                           "kperm_stream_mma", "gemv_stream", "kperm_splitk_zw"));
 
 }  // namespace
