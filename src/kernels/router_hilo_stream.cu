@@ -235,7 +235,8 @@ Variant make_variant() {
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
 // (never clearly fastest, numbers in the ledger, router run 3): kw8.wn2 (32 x 512) and the
-// zw0 kw4.wn2 (32 x 256, two blocks per SM); kw4.wn2 is back with the zero warp (E27).
+// zw0 kw4.wn2 (32 x 256, two blocks per SM); kw4.wn2 is back with the zero warp (E27), and
+// kw8.wn2 with it for E73.
 Variant pick_variant(int kw, int wn, int zw) {
   if (zw == 0) {
     if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 0>();  // 16 x 1024, 8 splits, x groups of 32
@@ -244,6 +245,7 @@ Variant pick_variant(int kw, int wn, int zw) {
     if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 1>();
     if (kw == 8 && wn == 4) return make_variant<8, 4, 8, 1>();
     if (kw == 4 && wn == 2) return make_variant<4, 2, 4, 1>();  // 32 x 256, 32 splits, 256 blocks (2 per SM)
+    if (kw == 8 && wn == 2) return make_variant<8, 2, 4, 1>();  // 32 x 512, 16 splits, 128 blocks (E73)
   }
   return {};
 }
@@ -316,12 +318,17 @@ std::vector<Config> stream_configs() {
       // (7.62 vs 6.91 at M 64: too few registers left for the token groups). The plan runs it at
       // M 4..32.
       Config{"router_hilo_stream", {{"kw", 4}, {"wn", 2}, {"zw", 1}}},
+      // E73 (session 21, to measure): 32 rows x 512 K per block, 128 blocks at one per SM, 16
+      // splits: half of kw4.wn2's atomics per output (M 32: 16 x 32 x 256 fp32 adds instead of 32 x)
+      // with the same 64 KB of W in flight per SM. Run 3 dropped it as kw8.wn2 with the PDL zero
+      // kernel (zw0); with the zero warp it was never measured.
+      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}}},
   };
 }
 
 std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const Variant v = pick_variant(cfg);
-  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 with zw1)";
+  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 or kw8.wn2 with zw1)";
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
   if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";

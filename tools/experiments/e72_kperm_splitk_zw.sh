@@ -7,6 +7,9 @@
 #    applies, M up to 16: fp64 reference, poisoned y, graph replay, two streams, NaN).
 # 2. `projkit check --method CFG` over M 1..8 on the unpooler, M 1..16 on qkv / pooler (wr4).
 # 3. Same-binary A/B (ab_configs.sh, 200 pairs), the plan's config first.
+# 4. E73 in the same call: router_hilo_stream.kw8.wn2.zw1 (16 K splits, 128 blocks) against the
+#    plan's kw4.wn2.zw1 (32 splits, 256 blocks) at router M 8 / 16 / 32: GPU suite
+#    Router/RouterFamily for router_hilo_stream, check over M 1..256, A/B.
 # Output files are packed into e72.tar.xz (the transfer returns at most 8 files).
 # Usage: tools/experiments/e72_kperm_splitk_zw.sh BIN OUT_DIR   (~5 min)
 set -u
@@ -34,6 +37,14 @@ echo "== A/B ($(date +%T))"
 CASES="unpooler:8:$K,$A,$B,$C,$D unpooler:3:$K,$A,$B,$C,$D unpooler:5:$K,$A,$B unpooler:2:$G,$A,$B
 pooler:2:$KP,$A,$D pooler:8:$WP,$A,$D qkv:8:$WQ,$A,$D" TAG=e72 \
   timeout 420 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+echo "== E73: router_hilo_stream kw8.wn2.zw1 ($(date +%T))"
+R4=router_hilo_stream.kw4.wn2.zw1 R8=router_hilo_stream.kw8.wn2.zw1
+timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Router/RouterFamily.*/0' >"$E/gtest-router.txt" 2>&1
+echo "gtest router rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$E/gtest-router.txt" | tr '\n' ' ')"
+timeout 120 "$BIN/projkit" check --method "$R8" --families router --m 1..256 >"$E/check-router-$R8.txt" 2>&1
+echo "check router $R8 rc=$? | $(tail -1 "$E/check-router-$R8.txt")"
+CASES="router:8:$R4,$R8 router:16:$R4,$R8 router:32:$R4,$R8" TAG=e73 \
+  timeout 200 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 tar cJf "$O/e72.tar.xz" -C "$O" e72
 echo "== summary ($(date +%T))"
-cat "$E/summary-e72.txt"
+cat "$E/summary-e72.txt" "$E/summary-e73.txt"
