@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Session 21, call 2: E72 / E73 (tools/experiments/e72_kperm_splitk_zw.sh), then plan W by its rule
+# (plan_w_from_e72.py, fixed before the run), then
+# - if the rule moved the plan: two plan A/B rounds, V against W (plan_ab_rounds.sh, 200 pairs,
+#   V W W V each). W ships if the mean of the two rounds' score change is >= 0 and every case
+#   whose method changed gains in mean ratio over the two rounds; then the results of the shipped
+#   plan (tools/device_results.sh: bench 400 pairs, GPU tests + memcheck, floor, A/A, check,
+#   fidelity, pytest, and the 1..256 sweep with its atlas when the call has time left for it);
+# - else: the GPU suite on this tree (no memcheck).
+# Everything is packed into a few tarballs (the transfer returns at most 8 files).
+# Usage: tools/experiments/call2_s21.sh BIN OUT_DIR   (~6-9 min)
+set -u
+BIN=${1:?}; O=${2:?}; mkdir -p "$O"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+KEEP_JSON=1 timeout 330 tools/experiments/e72_kperm_splitk_zw.sh "$BIN" "$O/c2" >"$O/e72.txt" 2>&1
+echo "e72 rc=$? ($SECONDS s)"; grep -v "^$" "$O/e72.txt" | tail -40
+echo "== plan rule ($(date +%T))"
+(cd tools/experiments && python3 plan_w_from_e72.py "$O/c2/e72" ../../plans/h200.json "$O/plan-w.json") | tee "$O/plan-rule.txt"
+rm -f "$O"/c2/e72/b-*.json  # packed in e72.tar.xz by ab_configs.sh
+SHIP=0
+if [ -f "$O/plan-w.json" ]; then
+  tools/experiments/plan_ab_rounds.sh "$BIN" "$O/pab" plans/h200.json "$O/plan-w.json" >"$O/plan-ab.txt" 2>&1
+  grep -E "plan A/B scores|score O|ratio O" "$O/plan-ab.txt"
+  mkdir -p "$O/pabx" && tar xJf "$O/pab/ab.tar.xz" -C "$O/pabx"
+  SHIP=$(python3 - "$O/pabx" <<'PY'
+import json, math, os, sys
+d = sys.argv[1]
+gains, case = [], {}
+for rnd in ('ab1', 'ab2'):
+    j = {r: json.load(open(os.path.join(d, rnd, f'ab-{r}.json'))) for r in ('O1', 'Q1', 'Q2', 'O2')}
+    so = math.sqrt(j['O1']['score'] * j['O2']['score']); sq = math.sqrt(j['Q1']['score'] * j['Q2']['score'])
+    gains.append(sq / so - 1)
+    for i, c in enumerate(j['O1']['cases']):
+        if c['method'] != j['Q1']['cases'][i]['method']:
+            ro = (j['O1']['cases'][i]['ratio'] + j['O2']['cases'][i]['ratio']) / 2
+            rq = (j['Q1']['cases'][i]['ratio'] + j['Q2']['cases'][i]['ratio']) / 2
+            case.setdefault((c['family'], c['m']), []).append(rq / ro - 1)
+ship = sum(gains) / 2 >= 0 and all(sum(v) / len(v) > 0 for v in case.values())
+print('rounds %s; changed cases %s -> %s' % (' '.join('%+.2f%%' % (100 * g) for g in gains),
+      ' '.join('%s M%d %+.1f%%' % (k[0], k[1], 100 * sum(v) / len(v)) for k, v in case.items()),
+      'SHIP' if ship else 'keep plan V'), file=sys.stderr)
+print(1 if ship else 0)
+PY
+  )
+  rm -rf "$O/pabx"
+fi
+echo "ship plan W: $SHIP ($SECONDS s)"
+if [ "$SHIP" = 1 ]; then
+  cp "$O/plan-w.json" plans/h200.json
+  STEPS="bench tests floor aa check fidelity pytest"
+  [ "$SECONDS" -lt 230 ] && STEPS="$STEPS sweep report"
+  echo "== results of plan W: $STEPS ($(date +%T))"
+  BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout $((575 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" "$STEPS" \
+    >"$O/results.txt" 2>&1; echo "results rc=$?"
+  tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
+  tail -45 "$O/results.txt"
+else
+  echo "== GPU suite ($(date +%T))"
+  timeout 120 "$BIN/projkit_gpu_tests" >"$O/gtest-all.txt" 2>&1; echo "gtest rc=$?"
+  grep -E "^\[  (PASSED|FAILED)|FAILED  \]" "$O/gtest-all.txt" | head
+fi
+tar cJf "$O/c2.tar.xz" -C "$O" c2 && rm -rf "$O/c2"
+echo "done ($SECONDS s)"
