@@ -22,7 +22,7 @@ K=kperm_stream_mma.rt1.wr1.wk8.u8 KP=kperm_stream_mma.rt1.wr1.wk8.u4 G=gemv_stre
 WP=wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1
 WQ=wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1
 echo "== GPU suite, $Z ($(date +%T))"
-timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/SplitkStream.*/5' >"$E/gtest.txt" 2>&1
+timeout 150 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/SplitkStream.*/5' >"$E/gtest.txt" 2>&1
 echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$E/gtest.txt" | tr '\n' ' ')"
 echo "== checks ($(date +%T))"
 for v in $A $B $C $D; do
