@@ -174,6 +174,8 @@ constexpr ShapeId kShapes[] = {
     {2, 4, 8},  // 16 rows x 4 K warps: slice 64 x split 4 = 256 CTAs, one round
     {1, 8, 8},  // 8 rows x 8 K warps (kperm rt1.wr1.wk8.u8's CTA): slice 128 x split 2, one round
     {4, 2, 4},  // the first with half the loads in flight: two rounds at the slice
+    {8, 1, 8},  // 64 rows x 1 K warp (no smem sum): o (K = 1024) 128 x split 2 = 256 CTAs, two
+                // rounds; x shared by 8 row warps (o M <= 16 runs splitk_mma_l2 at 1.13x its floor)
 };
 
 int shape_rows(const ShapeId& s) { return 8 * s.wr; }
@@ -199,6 +201,7 @@ Kernel select(const ShapeId& s, int m) {
   if (s.wr == 2 && s.wk == 4 && s.u == 8) return pick_tok<2, 4, 8>(m);
   if (s.wr == 1 && s.wk == 8 && s.u == 8) return pick_tok<1, 8, 8>(m);
   if (s.wr == 4 && s.wk == 2 && s.u == 4) return pick_tok<4, 2, 4>(m);
+  if (s.wr == 8 && s.wk == 1 && s.u == 8) return pick_tok<8, 1, 8>(m);
   return nullptr;
 }
 

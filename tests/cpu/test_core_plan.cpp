@@ -332,7 +332,8 @@ TEST(Methods, KpermSplitkZwLimits) {
       ++listed;
       EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 8, d), "") << c;
     }
-  EXPECT_EQ(listed, 4);
+  EXPECT_EQ(listed, 5);
+  EXPECT_EQ(method_applicability(builtin_spec("o"), "kperm_splitk_zw.wr8.wk1.u8", 1, 16, d), "");
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), wide, 1, 9, d).find("no K split"), std::string::npos);
   EXPECT_EQ(method_applicability(builtin_spec("qkv"), wide, 1, 16, d), "");
   EXPECT_EQ(method_applicability(builtin_spec("pooler"), wide, 1, 16, d), "");

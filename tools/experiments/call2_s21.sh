@@ -8,11 +8,12 @@
 #   fidelity, pytest, and the 1..256 sweep with its atlas when the call has time left for it);
 # - else: the GPU suite on this tree (no memcheck).
 # Everything is packed into a few tarballs (the transfer returns at most 8 files).
-# Usage: tools/experiments/call2_s21.sh BIN OUT_DIR   (~6-9 min)
+# Usage: tools/experiments/call2_s21.sh BIN OUT_DIR   (~6-9 min; the results steps get what is left of
+#   575 s, the GPU suite + memcheck last)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-KEEP_JSON=1 timeout 330 tools/experiments/e72_kperm_splitk_zw.sh "$BIN" "$O/c2" >"$O/e72.txt" 2>&1
+KEEP_JSON=1 timeout 360 tools/experiments/e72_kperm_splitk_zw.sh "$BIN" "$O/c2" >"$O/e72.txt" 2>&1
 echo "e72 rc=$? ($SECONDS s)"; grep -v "^$" "$O/e72.txt" | tail -40
 echo "== plan rule ($(date +%T))"
 (cd tools/experiments && python3 plan_w_from_e72.py "$O/c2/e72" ../../plans/h200.json "$O/plan-w.json") | tee "$O/plan-rule.txt"
@@ -47,8 +48,8 @@ fi
 echo "ship plan W: $SHIP ($SECONDS s)"
 if [ "$SHIP" = 1 ]; then
   cp "$O/plan-w.json" plans/h200.json
-  STEPS="bench tests floor aa check fidelity pytest"
-  [ "$SECONDS" -lt 230 ] && STEPS="$STEPS sweep report"
+  STEPS="bench check aa fidelity pytest floor tests"  # the GPU suite + memcheck last: cut first if time runs out
+  [ "$SECONDS" -lt 230 ] && STEPS="bench check aa fidelity pytest floor sweep report tests"
   echo "== results of plan W: $STEPS ($(date +%T))"
   BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout $((575 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" "$STEPS" \
     >"$O/results.txt" 2>&1; echo "results rc=$?"

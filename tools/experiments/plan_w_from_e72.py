@@ -10,6 +10,8 @@ a candidate needs its `projkit check` PASS (check-*-CFG.txt in the E72 directory
 - pooler: the best kperm_splitk_zw config at M 2 takes M 2..5 (kperm's range) if its gain is
   >= +3 %; it takes M 2..8 if it also gains >= +3 % at M 8 (against the slab kernel).
 - qkv: the best at M 8 takes M 2..8 if its gain is >= +3 %.
+- o: kperm_splitk_zw.wr8.wk1.u8 takes M 1..16 (splitk_mma_l2.rows64.split1's range) if its gain
+  is >= +3 % at M 8 and >= 0 at M 1 and M 16.
 - router (E73): kw8.wn2.zw1 takes M 25..32 if gain M 32 >= +2 % and gain M 16 >= 0; M 9..32 if
   also gain M 16 >= +2 % and gain M 8 >= 0; M 4..32 if also gain M 8 >= +2 %.
 Usage: plan_w_from_e72.py E72_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written only
@@ -93,6 +95,17 @@ for fam, m_lo, m_pt, rng, far in (('pooler', 2, 2, (2, 5), 8), ('qkv', 8, 8, (2,
         changed = True
     else:
         print(f'{fam}: keep the plan')
+# o (the 64-row tile)
+E8 = 'kperm_splitk_zw.wr8.wk1.u8'
+o1, o8, o16 = (g('o', m, E8) for m in (1, 8, 16))
+oko = check_passed(os.path.join(e72, f'check-o-{E8}.txt'))
+print(f'o {E8}: M 1 {pct(o1)}, M 8 {pct(o8)}, M 16 {pct(o16)}, check {"PASS" if oko else "no"}')
+if oko and None not in (o1, o8, o16) and o8 >= 0.03 and o1 >= 0 and o16 >= 0:
+    print('o: adopt')
+    set_range('o', 1, 16, E8)
+    changed = True
+else:
+    print('o: keep the plan')
 # router (E73)
 R8 = 'router_hilo_stream.kw8.wn2.zw1'
 g8, g16, g32 = (g('router', m, R8) for m in (8, 16, 32))
