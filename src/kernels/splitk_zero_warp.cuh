@@ -1,6 +1,7 @@
 // splitk_zero_warp: a split-K output protocol in ONE kernel, with the zeroing of the output and
 // the flag traffic on a dedicated warp (the "zero warp"). Users: router_hilo_stream and
-// router_hilo_ring (config key zw1: fp32 atomics) and wgmma_tma (red5: bf16x2 atomics).
+// router_hilo_ring (config key zw1: fp32 atomics), wgmma_tma (red5: bf16x2 atomics) and
+// kperm_splitk_zw (bf16x2 atomics, the owner protocol).
 // Regime: those kernels add their K-split partials into y with red.global.add, so y must be
 //   zero before the first add of the call. For the router: The PDL protocol
 //   (router_splitk_pdl.cuh) zeroes y in a kernel of its own: that second graph node costs ~1.1 us
@@ -74,7 +75,8 @@ __device__ __forceinline__ void wait_then_check_out(unsigned* flag, unsigned tar
   }
 }
 
-// The zero warp's whole job, one owner per output block b (router_hilo_stream zw1): the owner
+// The zero warp's whole job, one owner per output block b (router_hilo_stream zw1,
+// kperm_splitk_zw): the owner
 // zeroes the block and publishes ready = flags + b; every peer waits for it and checks out on
 // count = flags + blocks + b. Then the hand-off to the `compute_threads` compute threads, which
 // call wait_for_zero_warp() before their first red.global.add.
