@@ -163,12 +163,11 @@ GemvKernel pick_kernel(int m) {
   if (m <= 4) return gemv_stream_kernel<ROWS, WARPS, 4>;
   return gemv_stream_kernel<ROWS, WARPS, 8>;
 }
+// The register-capped entry point exists for m = 1 only: from m = 2 its cap spills (ptxas), so no
+// config may run it there and no larger token capacity is compiled.
 template <int ROWS, int WARPS, int MINB>
 GemvKernel pick_min_blocks_kernel(int m) {
-  if (m <= 1) return gemv_stream_min_blocks_kernel<ROWS, WARPS, 1, MINB>;
-  if (m <= 2) return gemv_stream_min_blocks_kernel<ROWS, WARPS, 2, MINB>;
-  if (m <= 4) return gemv_stream_min_blocks_kernel<ROWS, WARPS, 4, MINB>;
-  return gemv_stream_min_blocks_kernel<ROWS, WARPS, 8, MINB>;
+  return m <= 1 ? gemv_stream_min_blocks_kernel<ROWS, WARPS, 1, MINB> : nullptr;
 }
 
 constexpr int kMaxTokens = 8;
@@ -189,8 +188,9 @@ class GemvStream final : public PreparedMethod {
  public:
   GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, int min_blocks)
       : spec_(ctx.spec), w_(ctx.w), rows_(rows), warps_(warps), equal_rounds_(equal_rounds), mb_(min_blocks) {
-    // Resident blocks per SM for every token variant (same smem/regs class, but measure each).
-    for (int i = 0; i < 4; ++i) {
+    // Resident blocks per SM for every token variant (same smem/regs class, but measure each);
+    // mb4 has the m = 1 variant only.
+    for (int i = 0; i < (mb_ == 4 ? 1 : 4); ++i) {
       const int m = 1 << i;  // 1, 2, 4, 8
       GemvKernel kern = select(rows, warps, m, mb_);
       if (!kern) throw Error(StatusCode::unsupported, "gemv_stream: rows/warps pair not compiled");
@@ -203,6 +203,7 @@ class GemvStream final : public PreparedMethod {
 
   Status run(const RunArgs& a) const override {
     if (a.m < 1 || a.m > kMaxTokens) return {StatusCode::invalid_argument, "gemv_stream: m must be in 1..8"};
+    if (mb_ == 4 && a.m > 1) return {StatusCode::invalid_argument, "gemv_stream: mb4 runs m = 1 only"};
     if (a.n_out % rows_ != 0) return {StatusCode::invalid_argument, "gemv_stream: n_out % rows != 0"};
     const int vi = a.m <= 1 ? 0 : a.m <= 2 ? 1 : a.m <= 4 ? 2 : 3;
     const int groups = int(a.n_out / rows_);
