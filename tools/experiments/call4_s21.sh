@@ -9,7 +9,7 @@
 #    plan A/B rounds (W against X, 200 pairs, W X X W) and the ship rule: X ships if every changed
 #    scored case (unpooler M 8, router M 8 / 16) gains >= +1 % in mean paired ratio over the rounds
 #    and the mean score change is >= -0.3 %; then the results of X (bench 400 pairs, check, A/A,
-#    fidelity, pytest, floor, GPU tests + memcheck last) in what is left of 570 s.
+#    fidelity, pytest, floor, GPU tests + memcheck last) in what is left of 470 s (the device time left).
 # Usage: tools/experiments/call4_s21.sh BIN OUT_DIR   (~3-8 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/e74"
@@ -69,7 +69,7 @@ echo "ship plan X: $SHIP ($SECONDS s)"
 if [ "$SHIP" = 1 ]; then
   cp "$O/plan-x.json" plans/h200.json
   echo "== results of plan X ($(date +%T))"
-  BENCH_PAIRS=400 timeout $((570 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \
+  BENCH_PAIRS=400 timeout $((470 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \
     "bench check aa fidelity pytest floor tests" >"$O/results.txt" 2>&1; echo "results rc=$?"
   tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
   tail -45 "$O/results.txt"
