@@ -168,14 +168,19 @@ using Kernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat1
 struct ShapeId {
   int wr, wk, u;
 };
+// Measured at the slice against kperm_stream_mma.rt1.wr1.wk8.u8 (ledger E72, same binary, 200
+// pairs, paired ratio at M 8 / 3): the more row warps share x, the faster.
 constexpr ShapeId kShapes[] = {
     {4, 2, 8},  // 32 rows x 2 K warps: slice 32 row blocks x split 8 = 256 CTAs, one round of
-                // loads per warp (the router's kw4.wn2 geometry: x shared by 4 row warps)
-    {2, 4, 8},  // 16 rows x 4 K warps: slice 64 x split 4 = 256 CTAs, one round
-    {1, 8, 8},  // 8 rows x 8 K warps (kperm rt1.wr1.wk8.u8's CTA): slice 128 x split 2, one round
-    {4, 2, 4},  // the first with half the loads in flight: two rounds at the slice
-    {8, 1, 8},  // 64 rows x 1 K warp (no smem sum): o (K = 1024) 128 x split 2 = 256 CTAs, two
-                // rounds; x shared by 8 row warps (o M <= 16 runs splitk_mma_l2 at 1.13x its floor)
+                // loads per warp (the router's kw4.wn2 geometry: x shared by 4 row warps).
+                // +9.5 / +4.7 % (5.06 vs 5.52 us at M 8): the plan's at the slice's M 3..8 since run W
+    {2, 4, 8},  // 16 rows x 4 K warps: slice 64 x split 4 = 256 CTAs, one round. +2.6 / +0.6 %
+    {1, 8, 8},  // 8 rows x 8 K warps (kperm rt1.wr1.wk8.u8's CTA): slice 128 x split 2, one round.
+                // +1.1 / -0.4 % in ratio, slower in time (6.03 us at M 8)
+    {4, 2, 4},  // the first with half the loads in flight: two rounds at the slice. -8.9 / -6.2 %
+    {8, 1, 8},  // 64 rows x 1 K warp (no smem sum): slice 16 x split 8 = 128 CTAs, two rounds; o
+                // (K = 1024) 128 x split 2. Slice +11.0 / +4.6 %, level with wr4.wk2.u8 (E74: -0.7..
+                // +1.0 % at M 3..8); o M 1 / 8 / 16 -19 % against splitk_mma_l2
 };
 
 int shape_rows(const ShapeId& s) { return 8 * s.wr; }

@@ -318,10 +318,12 @@ std::vector<Config> stream_configs() {
       // (7.62 vs 6.91 at M 64: too few registers left for the token groups). The plan runs it at
       // M 4..32.
       Config{"router_hilo_stream", {{"kw", 4}, {"wn", 2}, {"zw", 1}}},
-      // E73 (session 21, to measure): 32 rows x 512 K per block, 128 blocks at one per SM, 16
-      // splits: half of kw4.wn2's atomics per output (M 32: 16 x 32 x 256 fp32 adds instead of 32 x)
-      // with the same 64 KB of W in flight per SM. Run 3 dropped it as kw8.wn2 with the PDL zero
-      // kernel (zw0); with the zero warp it was never measured.
+      // E73 / E75 (session 21): 32 rows x 512 K per block, 128 blocks at one per SM, 16 splits:
+      // half of kw4.wn2's atomics per output (M 32: 16 x 32 x 256 fp32 adds instead of 32 x) with
+      // the same 64 KB of W in flight per SM (run 3 had dropped it with the PDL zero kernel, zw0).
+      // Same binary against kw4.wn2.zw1, 200 pairs: M 8 / 12 / 16 / 20 / 24 / 32 +2.3..+3.5 /
+      // +1.2 / +1.2..+3.4 / +4.0 / +3.7 / +3.9 % (4.90 vs 5.02 us at M 8); the plan's at M 4..32
+      // since run X.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}}},
   };
 }
