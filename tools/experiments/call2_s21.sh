@@ -10,6 +10,8 @@
 # Everything is packed into a few tarballs (the transfer returns at most 8 files).
 # Usage: tools/experiments/call2_s21.sh BIN OUT_DIR   (~6-9 min; the results steps get what is left of
 #   575 s, the GPU suite + memcheck last)
+# (The ship verdict's code moved into tools/experiments/plan_ab_verdict.py after the call, in the
+# session's review; on the call's committed files it gives the call's verdict.)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -23,26 +25,7 @@ if [ -f "$O/plan-w.json" ]; then
   tools/experiments/plan_ab_rounds.sh "$BIN" "$O/pab" plans/h200.json "$O/plan-w.json" >"$O/plan-ab.txt" 2>&1
   grep -E "plan A/B scores|score O|ratio O" "$O/plan-ab.txt"
   mkdir -p "$O/pabx" && tar xJf "$O/pab/ab.tar.xz" -C "$O/pabx"
-  SHIP=$(python3 - "$O/pabx" <<'PY'
-import json, math, os, sys
-d = sys.argv[1]
-gains, case = [], {}
-for rnd in ('ab1', 'ab2'):
-    j = {r: json.load(open(os.path.join(d, rnd, f'ab-{r}.json'))) for r in ('O1', 'Q1', 'Q2', 'O2')}
-    so = math.sqrt(j['O1']['score'] * j['O2']['score']); sq = math.sqrt(j['Q1']['score'] * j['Q2']['score'])
-    gains.append(sq / so - 1)
-    for i, c in enumerate(j['O1']['cases']):
-        if c['method'] != j['Q1']['cases'][i]['method']:
-            ro = (j['O1']['cases'][i]['ratio'] + j['O2']['cases'][i]['ratio']) / 2
-            rq = (j['Q1']['cases'][i]['ratio'] + j['Q2']['cases'][i]['ratio']) / 2
-            case.setdefault((c['family'], c['m']), []).append(rq / ro - 1)
-ship = sum(gains) / 2 >= 0 and all(sum(v) / len(v) > 0 for v in case.values())
-print('rounds %s; changed cases %s -> %s' % (' '.join('%+.2f%%' % (100 * g) for g in gains),
-      ' '.join('%s M%d %+.1f%%' % (k[0], k[1], 100 * sum(v) / len(v)) for k, v in case.items()),
-      'SHIP' if ship else 'keep plan V'), file=sys.stderr)
-print(1 if ship else 0)
-PY
-  )
+  SHIP=$(python3 tools/experiments/plan_ab_verdict.py --score-min 0 --case-min 1e-12 "$O/pabx/ab1" "$O/pabx/ab2")
   rm -rf "$O/pabx"
 fi
 echo "ship plan W: $SHIP ($SECONDS s)"

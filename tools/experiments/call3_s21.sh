@@ -14,6 +14,8 @@
 # bench 400 pairs, check, A/A, fidelity, pytest, floor, the sweep when there is time, GPU tests +
 # memcheck last).
 # Usage: tools/experiments/call3_s21.sh BIN OUT_DIR PLAN_W CALL2_PLAN_AB_TARBALL   (~2-8 min)
+# (The ship verdict's code moved into tools/experiments/plan_ab_verdict.py after the call, in the
+# session's review; on the call's committed files it gives the call's verdict.)
 set -u
 BIN=${1:?}; O=${2:?}; PW=${3:?}; AB2=${4:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -22,35 +24,8 @@ for round in 3 4 5; do
   tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$PW" 2>&1 | grep -E "scores|score O|ratio O"
 done
 mkdir -p "$O/ab12" && tar xJf "$AB2" -C "$O/ab12"
-SHIP=$(python3 - "$O" <<'PY'
-import json, math, os, sys
-O = sys.argv[1]
-dirs = [os.path.join(O, 'ab12', 'ab1'), os.path.join(O, 'ab12', 'ab2')] + [os.path.join(O, f'ab{r}') for r in (3, 4, 5)]
-gains, case = [], {}
-for d in dirs:
-    try:
-        j = {r: json.load(open(os.path.join(d, f'ab-{r}.json'))) for r in ('O1', 'Q1', 'Q2', 'O2')}
-    except Exception as e:
-        print(f'{d}: {e}', file=sys.stderr); continue
-    so = math.sqrt(j['O1']['score'] * j['O2']['score']); sq = math.sqrt(j['Q1']['score'] * j['Q2']['score'])
-    gains.append(sq / so - 1)
-    for i, c in enumerate(j['O1']['cases']):
-        if c['method'] != j['Q1']['cases'][i]['method']:
-            ro = (j['O1']['cases'][i]['ratio'] + j['O2']['cases'][i]['ratio']) / 2
-            rq = (j['Q1']['cases'][i]['ratio'] + j['Q2']['cases'][i]['ratio']) / 2
-            case.setdefault((c['family'], c['m']), []).append(rq / ro - 1)
-need = {('unpooler', 8): 0.02, ('router', 32): 0.0}
-mean = lambda v: sum(v) / len(v)
-ok_cases = all(k in case and mean(case[k]) >= t for k, t in need.items()) and set(case) == set(need)
-ship = len(gains) == 5 and ok_cases and mean(gains) >= -0.003
-print('rounds %s (mean %+.2f%%); changed cases %s -> %s' % (
-    ' '.join('%+.2f%%' % (100 * g) for g in gains), 100 * mean(gains) if gains else float('nan'),
-    ' '.join('%s M%d %s (mean %+.1f%%)' % (k[0], k[1], '/'.join('%+.1f' % (100 * x) for x in v), 100 * mean(v))
-             for k, v in sorted(case.items())),
-    'SHIP' if ship else 'keep plan V'), file=sys.stderr)
-print(1 if ship else 0)
-PY
-)
+SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 5 --score-min -0.003 --need unpooler:8:0.02 --need router:32:0 \
+  "$O/ab12/ab1" "$O/ab12/ab2" "$O/ab3" "$O/ab4" "$O/ab5")
 rm -rf "$O/ab12"
 tar cJf "$O/ab345.tar.xz" -C "$O" ab3 ab4 ab5 && rm -rf "$O/ab3" "$O/ab4" "$O/ab5"
 echo "ship plan W: $SHIP ($SECONDS s)"

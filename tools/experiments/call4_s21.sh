@@ -11,6 +11,8 @@
 #    and the mean score change is >= -0.3 %; then the results of X (bench 400 pairs, check, A/A,
 #    fidelity, pytest, floor, GPU tests + memcheck last) in what is left of 470 s (the device time left).
 # Usage: tools/experiments/call4_s21.sh BIN OUT_DIR   (~3-8 min)
+# (The ship verdict's code moved into tools/experiments/plan_ab_verdict.py after the call, in the
+# session's review; on the call's committed files it gives the call's verdict.)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/e74"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -37,32 +39,7 @@ if [ -f "$O/plan-x.json" ]; then
     echo "== plan A/B round $round ($(date +%T))"
     tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$O/plan-x.json" 2>&1 | grep -E "scores|score O|ratio O"
   done
-  SHIP=$(python3 - "$O" <<'PY'
-import json, math, os, sys
-O = sys.argv[1]
-gains, case = [], {}
-for r in (1, 2, 3):
-    d = os.path.join(O, f'ab{r}')
-    try:
-        j = {x: json.load(open(os.path.join(d, f'ab-{x}.json'))) for x in ('O1', 'Q1', 'Q2', 'O2')}
-    except Exception as e:
-        print(f'{d}: {e}', file=sys.stderr); continue
-    so = math.sqrt(j['O1']['score'] * j['O2']['score']); sq = math.sqrt(j['Q1']['score'] * j['Q2']['score'])
-    gains.append(sq / so - 1)
-    for i, c in enumerate(j['O1']['cases']):
-        if c['method'] != j['Q1']['cases'][i]['method']:
-            ro = (j['O1']['cases'][i]['ratio'] + j['O2']['cases'][i]['ratio']) / 2
-            rq = (j['Q1']['cases'][i]['ratio'] + j['Q2']['cases'][i]['ratio']) / 2
-            case.setdefault((c['family'], c['m']), []).append(rq / ro - 1)
-mean = lambda v: sum(v) / len(v)
-ship = len(gains) == 3 and mean(gains) >= -0.003 and all(mean(v) >= 0.01 for v in case.values())
-print('rounds %s (mean %+.2f%%); changed scored cases %s -> %s' % (
-    ' '.join('%+.2f%%' % (100 * g) for g in gains), 100 * mean(gains) if gains else float('nan'),
-    ' '.join('%s M%d %s (mean %+.1f%%)' % (k[0], k[1], '/'.join('%+.1f' % (100 * x) for x in v), 100 * mean(v))
-             for k, v in sorted(case.items())) or 'none', 'SHIP' if ship else 'keep plan W'), file=sys.stderr)
-print(1 if ship else 0)
-PY
-  )
+  SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.01 "$O/ab1" "$O/ab2" "$O/ab3")
   tar cJf "$O/ab123.tar.xz" -C "$O" ab1 ab2 ab3 && rm -rf "$O/ab1" "$O/ab2" "$O/ab3"
 fi
 echo "ship plan X: $SHIP ($SECONDS s)"

@@ -1,6 +1,7 @@
-"""Shared by the session-20 plan rules (plan_v_from_e69.py, plan_w_from_e70.py,
-plan_x_from_e71.py): read a same-binary A/B's bench JSONs, read a `projkit check` verdict, write a
-plan in the layout of plans/h200.json."""
+"""Shared by the plan rules of sessions 20 (plan_v_from_e69.py, plan_w_from_e70.py,
+plan_x_from_e71.py) and 21 (plan_w_from_e72.py, plan_x_from_e74.py): read a same-binary A/B's bench
+JSONs, read a `projkit check` verdict, move an M range of a plan to another method, write a plan in
+the layout of plans/h200.json."""
 import glob, json, os, statistics as st
 
 
@@ -33,3 +34,26 @@ def check_passed(path):
 def write_plan(plan, path):
     json.dump(plan, open(path, 'w'), indent=2)
     open(path, 'a').write('\n')
+
+
+def pct(x):
+    """A gain as a signed percentage, 'n/a' for None."""
+    return 'n/a' if x is None else f'{100 * x:+.1f} %'
+
+
+def set_range(plan, fam, lo, hi, method):
+    """Give M [lo, hi] of fam to method, splitting the ranges it overlaps (the split parts keep only
+    m and method); print the move."""
+    out = []
+    for r in plan['families'][fam]:
+        a, b = r['m']
+        if b < lo or a > hi:
+            out.append(r)
+            continue
+        if a < lo:
+            out.append({'m': [a, lo - 1], 'method': r['method']})
+        if b > hi:
+            out.append({'m': [hi + 1, b], 'method': r['method']})
+    out.append({'m': [lo, hi], 'method': method})
+    plan['families'][fam] = sorted(out, key=lambda r: r['m'][0])
+    print(f'  {fam} M {lo}..{hi} -> {method}')

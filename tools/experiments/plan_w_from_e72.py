@@ -15,10 +15,13 @@ a candidate needs its `projkit check` PASS (check-*-CFG.txt in the E72 directory
 - router (E73): kw8.wn2.zw1 takes M 25..32 if gain M 32 >= +2 % and gain M 16 >= 0; M 9..32 if
   also gain M 16 >= +2 % and gain M 8 >= 0; M 4..32 if also gain M 8 >= +2 %.
 Usage: plan_w_from_e72.py E72_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written only
-when the plan changes)"""
+when the plan changes)
+(set_range and pct moved into plan_rule.py after the call, in the session's review; on the
+call's files the rule writes the same plan and prints the same lines.)
+"""
 import json, os, sys
 
-from plan_rule import check_passed, gain, load_ab, write_plan
+from plan_rule import check_passed, gain, load_ab, pct, set_range, write_plan
 
 e72, plan_in, plan_out = sys.argv[1:4]
 ab = load_ab(e72, 'e72')
@@ -43,25 +46,8 @@ def checked(cfg, fams):
     return check_passed(os.path.join(e72, f'check-{fams}-{cfg}.txt'))
 
 
-def set_range(fam, lo, hi, method):
-    """Give [lo, hi] to method, splitting the ranges it overlaps (keys other than m and method dropped)."""
-    out = []
-    for r in plan['families'][fam]:
-        a, b = r['m']
-        if b < lo or a > hi:
-            out.append(r)
-            continue
-        if a < lo:
-            out.append({'m': [a, lo - 1], 'method': r['method']})
-        if b > hi:
-            out.append({'m': [hi + 1, b], 'method': r['method']})
-    out.append({'m': [lo, hi], 'method': method})
-    plan['families'][fam] = sorted(out, key=lambda r: r['m'][0])
-    print(f'  {fam} M {lo}..{hi} -> {method}')
 
 
-def pct(x):
-    return 'n/a' if x is None else f'{100 * x:+.1f} %'
 
 
 zw = sorted({c for v in ab.values() for c in v if c.startswith('kperm_splitk_zw.')})
@@ -76,9 +62,9 @@ for c in zw:
         best = (c, min(g3, g8), g2, g3, g5, g8)
 if best and best[5] >= 0.03 and best[3] >= 0.01 and (best[4] is None or best[4] >= 0):
     print(f'unpooler: adopt {best[0]}')
-    set_range('unpooler', 3, 8, best[0])
+    set_range(plan, 'unpooler', 3, 8, best[0])
     if best[2] is not None and best[2] >= 0.02:
-        set_range('unpooler', 2, 2, best[0])
+        set_range(plan, 'unpooler', 2, 2, best[0])
     changed = True
 else:
     print('unpooler: keep the plan')
@@ -91,7 +77,7 @@ for fam, m_lo, m_pt, rng, far in (('pooler', 2, 2, (2, 5), 8), ('qkv', 8, 8, (2,
         x, c = max(cands)
         hi = 8 if far and (g(fam, far, c) or -1) >= 0.03 else rng[1]
         print(f'{fam}: adopt {c}')
-        set_range(fam, rng[0], hi, c)
+        set_range(plan, fam, rng[0], hi, c)
         changed = True
     else:
         print(f'{fam}: keep the plan')
@@ -102,7 +88,7 @@ oko = check_passed(os.path.join(e72, f'check-o-{E8}.txt'))
 print(f'o {E8}: M 1 {pct(o1)}, M 8 {pct(o8)}, M 16 {pct(o16)}, check {"PASS" if oko else "no"}')
 if oko and None not in (o1, o8, o16) and o8 >= 0.03 and o1 >= 0 and o16 >= 0:
     print('o: adopt')
-    set_range('o', 1, 16, E8)
+    set_range(plan, 'o', 1, 16, E8)
     changed = True
 else:
     print('o: keep the plan')
@@ -116,7 +102,7 @@ if okr and g32 is not None and g16 is not None and g32 >= 0.02 and g16 >= 0:
     if g16 >= 0.02 and g8 is not None and g8 >= 0:
         lo = 4 if g8 >= 0.02 else 9
     print('router: adopt')
-    set_range('router', lo, 32, R8)
+    set_range(plan, 'router', lo, 32, R8)
     changed = True
 else:
     print('router: keep the plan')

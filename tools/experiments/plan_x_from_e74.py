@@ -9,10 +9,13 @@ against plan W's config at that M.
   new lower edge (24 -> 21, 20 -> 17, 16 -> 13, 12 -> 9, 8 -> 4). (Its check over M 1..256 passed
   in call 2.)
 Usage: plan_x_from_e74.py E74_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written only
-when the plan changes)"""
+when the plan changes)
+(set_range and pct moved into plan_rule.py after the call, in the session's review; on the
+call's files the rule writes the same plan and prints the same lines.)
+"""
 import json, sys
 
-from plan_rule import gain, load_ab, write_plan
+from plan_rule import gain, load_ab, pct, set_range, write_plan
 
 e74, plan_in, plan_out = sys.argv[1:4]
 ab = load_ab(e74, 'e74')
@@ -25,30 +28,15 @@ def g(fam, m, base, cfg):
     return gain(v[base], v[cfg]) if base in v and cfg in v else None
 
 
-def set_range(fam, lo, hi, method):
-    out = []
-    for r in plan['families'][fam]:
-        a, b = r['m']
-        if b < lo or a > hi:
-            out.append(r)
-            continue
-        if a < lo:
-            out.append({'m': [a, lo - 1], 'method': r['method']})
-        if b > hi:
-            out.append({'m': [hi + 1, b], 'method': r['method']})
-    out.append({'m': [lo, hi], 'method': method})
-    plan['families'][fam] = sorted(out, key=lambda r: r['m'][0])
-    print(f'  {fam} M {lo}..{hi} -> {method}')
 
 
-pct = lambda x: 'n/a' if x is None else f'{100 * x:+.1f} %'
 changed = False
 U4, U8 = 'kperm_splitk_zw.wr4.wk2.u8', 'kperm_splitk_zw.wr8.wk1.u8'
 gs = {m: g('unpooler', m, U4, U8) for m in (3, 4, 6, 8)}
 print('E74 unpooler ' + U8 + ': ' + ', '.join(f'M {m} {pct(x)}' for m, x in gs.items()))
 if None not in gs.values() and gs[8] >= 0.01 and min(gs[3], gs[4], gs[6]) >= 0:
     print('E74: adopt')
-    set_range('unpooler', 3, 8, U8)
+    set_range(plan, 'unpooler', 3, 8, U8)
     changed = True
 else:
     print('E74: keep plan W')
@@ -63,7 +51,7 @@ for m in (24, 20, 16, 12, 8):
     lo = edge[m]
 if lo is not None:
     print('E75: extend')
-    set_range('router', lo, 32, R8)
+    set_range(plan, 'router', lo, 32, R8)
     changed = True
 else:
     print('E75: keep plan W')
