@@ -8,11 +8,10 @@
 //   split 32 ways over 256 CTAs, one round of loads per warp and a zero warp, 0.9 us faster at
 //   M = 8 (run V2: 4.70 against the slice's 5.57 us). This family is the router's geometry for
 //   bf16 W without a packed copy (ledger E72).
-// Mechanism: as kperm_stream_mma (src/kernels/kperm_stream_mma.cu): in a 32-wide K chunk lane
-//   (g = lane / 4, t = lane % 4) loads W[row g][8t .. 8t+7] (the n8 B operand: 8 W rows) and
-//   x[token g (+8)][8t .. 8t+7] (the m16 A operand; tokens >= m are zeros), and two
-//   mma.sync m16n8k16 read elements 8t..8t+3 / 8t+4..8t+7 as the logical k {2t, 2t+1, 2t+8,
-//   2t+9}: both operands see the same permutation, so W is read in place (no re-layout).
+// Mechanism: kperm_stream_mma's K permutation (kernels/kperm_fragments.cuh): per 32-wide K chunk
+//   a lane loads 16 bytes of one W row (the n8 B operand: 8 W rows) and 16 bytes of x per token
+//   g, g + 8 (the m16 A operand; tokens >= m are zeros), and two mma.sync m16n8k16 consume them:
+//   W is read in place (no re-layout).
 //   A CTA owns 8*WR rows x one K range of K / split columns; its WK warps along K each stream
 //   their share, U chunks in flight (W: ld.global.nc L1::no_allocate + L2 evict-first; x: the
 //   L1-cached read-only path, shared by the WR row warps), and are summed in smem in fixed order.
@@ -37,13 +36,14 @@
 #include <string>
 
 #include "core/method.hpp"
+#include "kernels/kperm_fragments.cuh"  // the K permutation: kperm::mma_chunk, kperm::kChunkK
 #include "kernels/ptx.cuh"
 #include "kernels/splitk_zero_warp.cuh"
 
 namespace projkit {
 namespace {
 
-constexpr int kChunkK = 32;        // K per chunk: 4 lanes x 8 bf16 = two k16 mma steps
+using kperm::kChunkK;
 constexpr int kMaxTokens = 16;     // m16 A operand: tokens g and g + 8
 constexpr int kMaxSplit = 8;       // bf16 adds per output (E66: 16 missed 1e-2)
 constexpr int kCtasPerSm = 2;      // the grid is sized for (and the kernel bounded to) two per SM
@@ -124,9 +124,7 @@ __global__ void __launch_bounds__(Shape<TOK, WR, WK, U>::kThreads, kCtasPerSm)
     for (int u = 0; u < D; ++u) {
       const uint4 lo = xb[u][0];                                                     // token g
       const uint4 hi = S::kXLoads > 1 ? xb[u][S::kXLoads - 1] : make_uint4(0u, 0u, 0u, 0u);  // g + 8
-      // step 0: elements 8t..8t+3 (words .x, .y); step 1: 8t+4..8t+7 (.z, .w)
-      ptx::mma_bf16_16816(acc, lo.x, hi.x, lo.y, hi.y, wb[u].x, wb[u].y);
-      ptx::mma_bf16_16816(acc, lo.z, hi.z, lo.w, hi.w, wb[u].z, wb[u].w);
+      kperm::mma_chunk(acc, lo, hi, wb[u]);
       if (c0 + D + u < nch) load(c0 + D + u, u);
     }
   }

@@ -25,12 +25,13 @@
 #include <string>
 
 #include "core/method.hpp"
+#include "kernels/kperm_fragments.cuh"  // the K permutation: kperm::mma_chunk, kperm::kChunkK
 #include "kernels/ptx.cuh"
 
 namespace projkit {
 namespace {
 
-constexpr int kChunkK = 32;    // K per chunk: 4 lanes x 8 bf16 = two k16 mma steps
+using kperm::kChunkK;
 constexpr int kMaxTokens = 32;
 
 // TOK: token capacity (8, 16 or 32): x rows g + 8q (q < TOK / 8) per lane, m16 token tiles.
@@ -124,11 +125,7 @@ __global__ void __launch_bounds__(KpermShape<TOK, RT, WR, WK, U>::kThreads)
           const uint4 lo = xb[u][2 * i];  // tokens 16i + g
           const uint4 hi = 2 * i + 1 < S::kXRows ? xb[u][2 * i + 1] : make_uint4(0u, 0u, 0u, 0u);  // 16i + 8 + g
 #pragma unroll
-          for (int r = 0; r < RT; ++r) {
-            // step 0: elements 8t..8t+3 (words .x, .y); step 1: 8t+4..8t+7 (.z, .w)
-            ptx::mma_bf16_16816(acc[i][r], lo.x, hi.x, lo.y, hi.y, wb[u][r].x, wb[u][r].y);
-            ptx::mma_bf16_16816(acc[i][r], lo.z, hi.z, lo.w, hi.w, wb[u][r].z, wb[u][r].w);
-          }
+          for (int r = 0; r < RT; ++r) kperm::mma_chunk(acc[i][r], lo, hi, wb[u][r]);
         }
         if (c0 + D + u < nch) load(c0 + D + u, wb[u], xb[u]);
       }
