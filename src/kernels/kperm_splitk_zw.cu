@@ -182,6 +182,7 @@ constexpr ShapeId kShapes[] = {
 };
 
 int shape_rows(const ShapeId& s) { return 8 * s.wr; }
+int shape_threads(const ShapeId& s) { return 32 * (s.wr * s.wk + 1); }  // compute warps + the zero warp
 int shape_round_k(const ShapeId& s) { return s.wk * s.u * kChunkK; }
 
 // K splits of a call: the most of {8, 4, 2} whose grid (row blocks x split) fits kCtasPerSm
@@ -213,17 +214,14 @@ class KpermSplitkZw final : public PreparedMethod {
   KpermSplitkZw(const PrepareContext& ctx, const ShapeId& s)
       : spec_(ctx.spec), w_(ctx.w), s_(s), max_m_(ctx.max_m), sm_count_(ctx.dev.sm_count),
         flags_(2 * std::size_t(ctx.spec.n / shape_rows(s)) * sizeof(unsigned)) {
-    const int threads = 32 * (s.wr * s.wk + 1);
     for (int m : {1, 9}) {  // the two token capacities, where max_m reaches them
       if (m > max_m_) break;
       Kernel kern = select(s, m);
       if (!kern) throw Error(StatusCode::unsupported, "kperm_splitk_zw: shape not compiled");
-      const int64_t resident =
-          resident_ctas(reinterpret_cast<const void*>(kern), threads, 0, sm_count_, "kperm_splitk_zw");
-      if (resident < int64_t(kCtasPerSm) * sm_count_)  // splits_for sizes the cooperative grid for this
-        throw Error(StatusCode::unsupported, "kperm_splitk_zw: fewer than 2 CTAs per SM resident (" +
-                                                 std::to_string(resident) + " on " + std::to_string(sm_count_) +
-                                                 " SMs)");
+      // splits_for sizes every grid to at most kCtasPerSm CTAs per SM: all of them must be resident.
+      const std::string err = zero_warp::grid_fits_one_wave(kern, shape_threads(s), 0,
+                                                            int64_t(kCtasPerSm) * sm_count_, sm_count_);
+      if (!err.empty()) throw Error(StatusCode::unsupported, "kperm_splitk_zw: " + err);
     }
     cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "kperm_splitk_zw: zero the flags");
   }
@@ -238,7 +236,7 @@ class KpermSplitkZw final : public PreparedMethod {
     const int split = splits_for(a.n_out, spec_.k, s_, sm_count_);
     if (split < 2) return {StatusCode::invalid_argument, "kperm_splitk_zw: no K split of 2, 4 or 8 fits this n_out"};
     const dim3 grid(unsigned(split), unsigned(a.n_out / rows), 1);
-    return zero_warp::launch_cooperative("kperm_splitk_zw_kernel launch", grid, dim3(32 * (s_.wr * s_.wk + 1)), 0,
+    return zero_warp::launch_cooperative("kperm_splitk_zw_kernel launch", grid, dim3(shape_threads(s_)), 0,
                                          a.stream, select(s_, a.m), static_cast<const __nv_bfloat16*>(a.x),
                                          static_cast<const __nv_bfloat16*>(w_), static_cast<__nv_bfloat16*>(a.y), a.m,
                                          int(a.n_out), int(spec_.k), flags_.as<unsigned>());

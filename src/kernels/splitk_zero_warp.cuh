@@ -76,10 +76,9 @@ __device__ __forceinline__ void wait_then_check_out(unsigned* flag, unsigned tar
 }
 
 // The zero warp's whole job, one owner per output block b (router_hilo_stream zw1,
-// kperm_splitk_zw): the owner
-// zeroes the block and publishes ready = flags + b; every peer waits for it and checks out on
-// count = flags + blocks + b. Then the hand-off to the `compute_threads` compute threads, which
-// call wait_for_zero_warp() before their first red.global.add.
+// kperm_splitk_zw): the owner zeroes the block and publishes ready = flags + b; every peer waits
+// for it and checks out on count = flags + blocks + b. Then the hand-off to the `compute_threads`
+// compute threads, which call wait_for_zero_warp() before their first red.global.add.
 template <class T>
 __device__ __forceinline__ void zero_warp_run(bool owner, T* y, int64_t ld, int rows, int col0, int cols,
                                               unsigned* flags, int blocks, int b, unsigned peers, int lane,
