@@ -534,8 +534,11 @@ std::vector<Config> wgmma_tma_configs() {
   // -6.5..+4.5 %. Plan T runs ki1.wsl1 at qkv M 2..128, pooler M 6..64, unpooler M 17..64.
   // Listed on the plan's red5 tiles (run S3), rk1 with and without ki1, and wt1 (-3.0 % against
   // rk1.ki1.wsl1 at pooler M 16):
+  // E77 (session 22): qkv's split7 token tiles of 64 and 128 (126 CTAs instead of split4's 72) on
+  // the slabs too; split7 was measured only before wsl1 existed (red5, E24).
   for (const Config& base : {cfg(64, 4, 1, 1, 5), cfg(64, 2, 1, 1, 5), cfg(128, 4, 1, 1, 5), cfg(128, 2, 1, 1, 5),
-                             cfg(192, 4, 1, 1, 5), cfg(256, 7, 1, 1, 5), cfg(256, 4, 1, 1, 5), cfg(256, 2, 1, 1, 5)})
+                             cfg(192, 4, 1, 1, 5), cfg(256, 7, 1, 1, 5), cfg(256, 4, 1, 1, 5), cfg(256, 2, 1, 1, 5),
+                             cfg(64, 7, 1, 1, 5), cfg(128, 7, 1, 1, 5)})
     for (int ki : {0, 1}) {
       Config c = with_rk(base);
       if (ki) c.params.push_back({"ki", 1});

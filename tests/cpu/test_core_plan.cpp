@@ -264,8 +264,8 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
                   method_applicability(builtin_spec(fam), base, lo, hi, d))
             << c << " " << fam << " " << lo << ".." << hi;
   }
-  EXPECT_EQ(rk, 8);
-  EXPECT_EQ(rk_ki, 8);
+  EXPECT_EQ(rk, 10);  // E77 (session 22) added bm64 / bm128 split7
+  EXPECT_EQ(rk_ki, 10);  // E77 (session 22) added bm64 / bm128 split7
   EXPECT_EQ(wt, 1);
   auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wsl1").find("rk1 and wt1 only"), std::string::npos);
