@@ -1,31 +1,73 @@
 #!/usr/bin/env bash
-# Session 22, call 2: plan X against plan Y (call 1's plan rule), the plan A/B rounds still missing
-# to make three (200 pairs, X Y Y X; call 1's rounds are read from C1_DIR/ab123.tar.xz), then the
-# ship verdict fixed in call 1's script: every changed scored case gains >= +0.5 % in mean paired
-# ratio over the three rounds and the mean score change is >= -0.3 %. If Y ships: plans/h200.json
-# = Y and its results (bench 400 pairs, check, A/A, fidelity, pytest, floor, GPU tests + memcheck)
-# in what is left of 560 s.
-# Usage: tools/experiments/call2_s22.sh BIN OUT_DIR C1_DIR   (~4-9 min)
+# Session 22, call 2:
+# 1. correctness of the new listings: the GPU suite of the small-M split-K families and red5
+#    (every splitk_mma_l2 and wgmma_tma red5 config), and `projkit check` of every candidate over
+#    its range;
+# 2. E78 (wgmma_tma bm64 on the slabs: fewer K splits, a ninth ring stage; qkv / pooler / unpooler)
+#    and E79 (o from W's k-block slabs, splitk_mma_l2 wsl1): ab_configs.sh, 200 pairs, plan X's
+#    config first;
+# 3. plan Y by plan_y_from_e78.py (rule in its docstring); if it moved the plan, three plan A/B rounds
+#    (X against Y, 200 pairs, X Y Y X) and the ship verdict: every changed scored case gains >= +0.5 %
+#    in mean paired ratio over the rounds and the mean score change is >= -0.3 %
+#    (plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.005);
+# 4. if Y ships: plans/h200.json = Y and its results (bench 400 pairs, check, A/A, fidelity, pytest,
+#    floor, GPU tests + memcheck, then the 1..256 sweep) in what is left of 585 s.
+# Usage: tools/experiments/call2_s22.sh BIN OUT_DIR   (~3-10 min)
 set -u
-BIN=${1:?}; O=${2:?}; C1=${3:?}; mkdir -p "$O"
+BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-PY=$C1/plan-y.json
-[ -f "$PY" ] || { echo "no plan Y in $C1: nothing to do"; exit 0; }
-mkdir -p "$O/prev" && tar xJf "$C1/ab123.tar.xz" -C "$O/prev" 2>/dev/null
-have=$(ls -d "$O"/prev/ab[123] 2>/dev/null | wc -l)
-for ((round = have + 1; round <= 3; ++round)); do
-  echo "== plan A/B round $round ($(date +%T))"
-  tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$PY" 2>&1 | grep -E "scores|score O|ratio O"
+E=$O/ab
+W=wgmma_tma.bn128.bm64.
+slab() { echo "${W}split$1.mc1.stages$2.xfit1.red5.rk1$3.wsl1"; }
+Q=$(slab 4 8 .ki1); P=$(slab 2 8 .ki1)
+QC="$(slab 3 8 .ki1),$(slab 3 9 .ki1),$(slab 4 9 .ki1),$(slab 2 8 .ki1),$(slab 2 9 .ki1)"
+PC="$(slab 2 9 .ki1),$(slab 1 8),$(slab 1 9)"
+L=splitk_mma_l2.rows64.split1
+echo "== correctness ($(date +%T))"
+timeout 200 "$BIN/projkit_gpu_tests" --gtest_filter='*SplitkStream*:*WgmmaTmaRed5*' >"$E/gtest.txt" 2>&1
+echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$E/gtest.txt" | tr '\n' ' ')"
+IFS=, read -r -a qc <<<"$QC"; IFS=, read -r -a pc <<<"$PC"
+for c in "${qc[@]/#/qkv:1..64:}" "${pc[@]/#/pooler:1..64:}" "${pc[@]/#/unpooler:9..64:}" \
+         "o:1..32:$L.wsl1" "o:1..32:$L.stages8.wsl1"; do
+  IFS=: read -r f r cfg <<<"$c"
+  timeout 60 "$BIN/projkit" check --method "$cfg" --families "$f" --m "$r" >"$E/check-$f-$cfg.txt" 2>&1
+  echo "check $f $r $cfg rc=$? | $(tail -1 "$E/check-$f-$cfg.txt")"
 done
-SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.005 \
-  $(ls -d "$O"/prev/ab[123] "$O"/ab[123] 2>/dev/null))
-tar cJf "$O/ab-rounds.tar.xz" -C "$O" $(cd "$O" && ls -d ab[123] 2>/dev/null) 2>/dev/null; rm -rf "$O"/ab[123] "$O/prev"
+# plan_y_from_e78.py reads check-<config>.txt: a config passes only if each family it was checked on passed
+for cfg in "${qc[@]}" "${pc[@]}" "$L.wsl1" "$L.stages8.wsl1"; do
+  ok=1
+  for f in "$E"/check-*-"$cfg".txt; do [ "$(tail -n1 "$f")" = "check: PASS" ] || ok=0; done
+  if [ $ok = 1 ]; then echo "check: PASS" >"$E/check-$cfg.txt"; else echo "check: FAIL (per family: check-FAMILY-$cfg.txt)" >"$E/check-$cfg.txt"; fi
+done
+echo "== E78 / E79 A/B ($(date +%T))"
+CASES="qkv:2:$Q,$QC qkv:8:$Q,$QC qkv:16:$Q,$QC qkv:32:$Q,$QC qkv:64:$Q,$QC \
+pooler:6:$P,$PC pooler:8:$P,$PC pooler:16:$P,$PC pooler:32:$P,$PC pooler:64:$P,$PC \
+unpooler:9:$P,$PC unpooler:16:$P,$PC unpooler:32:$P,$PC unpooler:64:$P,$PC" TAG=e78 KEEP_JSON=1 \
+  timeout 200 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+CASES="o:1:$L,$L.wsl1,$L.stages8.wsl1 o:4:$L,$L.wsl1,$L.stages8.wsl1 o:8:$L,$L.wsl1,$L.stages8.wsl1 \
+o:12:$L,$L.wsl1,$L.stages8.wsl1 o:16:$L,$L.wsl1,$L.stages8.wsl1 \
+o:17:$L.stages8,$L.stages8.wsl1 o:24:$L.stages8,$L.stages8.wsl1 o:32:$L.stages8,$L.stages8.wsl1" TAG=e79 KEEP_JSON=1 \
+  timeout 100 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+cat "$E/summary-e78.txt" "$E/summary-e79.txt"
+echo "== plan rule ($(date +%T), $SECONDS s)"
+(cd tools/experiments && python3 plan_y_from_e78.py "$E" ../../plans/h200.json "$O/plan-y.json") | tee "$O/plan-rule.txt"
+rm -f "$E"/b-*.json  # packed in bench-e78/e79.tar.xz by ab_configs.sh
+SHIP=0
+if [ -f "$O/plan-y.json" ]; then
+  for round in 1 2 3; do
+    echo "== plan A/B round $round ($(date +%T))"
+    timeout 100 tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$O/plan-y.json" 2>&1 | grep -E "scores|score O|ratio O"
+  done
+  SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.005 "$O"/ab[123])
+  tar cJf "$O/ab123.tar.xz" -C "$O" ab1 ab2 ab3 && rm -rf "$O"/ab[123]
+fi
 echo "ship plan Y: $SHIP ($SECONDS s)"
+tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
 if [ "$SHIP" = 1 ]; then
-  cp "$PY" plans/h200.json
+  cp "$O/plan-y.json" plans/h200.json
   echo "== results of plan Y ($(date +%T))"
-  BENCH_PAIRS=400 timeout $((560 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \
-    "bench check aa fidelity pytest floor tests" >"$O/results.txt" 2>&1; echo "results rc=$?"
+  BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout $((585 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \
+    "bench check aa fidelity pytest floor tests sweep" >"$O/results.txt" 2>&1; echo "results rc=$?"
   tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
   tail -45 "$O/results.txt"
 fi
