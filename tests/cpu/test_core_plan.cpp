@@ -287,13 +287,15 @@ TEST(Methods, CopyFreeTwinsOfKSlabMethods) {
             p + "bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1");
   EXPECT_EQ(copy_free_method(builtin_spec("pooler"), p + "bm64.split2.mc1.stages8.xfit1.red5.wt1.wsl1", 6, 32, d),
             p + "bm64.split2.mc1.stages8.xfit1.red5.wt1");
+  EXPECT_EQ(copy_free_method(builtin_spec("o"), "splitk_mma_l2.rows64.split1.stages8.wsl1", 1, 32, d),
+            "splitk_mma_l2.rows64.split1.stages8");  // E79
   for (const char* keep : {"gemv_stream.rows2.warps8", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1",
                            "baseline", "not a config"})
     EXPECT_EQ(copy_free_method(builtin_spec("pooler"), keep, 65, 128, d), keep);
   // every listed wsl1 config has a copy-free twin that applies wherever it does
   for (const std::string& c : list_method_configs())
     if (c.find(".wsl1") != std::string::npos)
-      for (const char* fam : {"qkv", "pooler", "unpooler"})
+      for (const char* fam : {"qkv", "o", "pooler", "unpooler"})
         for (auto [lo, hi] : {std::pair{2, 64}, std::pair{65, 128}})
           if (method_applicability(builtin_spec(fam), c, lo, hi, d).empty())
             EXPECT_EQ(method_applicability(builtin_spec(fam), copy_free_method(builtin_spec(fam), c, lo, hi, d), lo, hi, d),
