@@ -43,7 +43,7 @@ std::string copy_free_method(const ProjectionSpec& spec, const std::string& meth
   } catch (const Error&) {
     return method;  // not a config: the plan check names the problem
   }
-  if (cfg.get("wsl", 0) == 0) return method;  // wgmma_tma / splitk_mma_l2 wsl1: W's k-block slabs
+  if (cfg.kernel != "wgmma_tma" || cfg.get("wsl", 0) == 0) return method;
   auto without = [](Config c, std::string_view key) {
     std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
     return c;

@@ -68,18 +68,14 @@ __device__ __forceinline__ uint32_t swz(int row, int chunk) {
 }
 
 // One CTA's main loop: acc = W[n0 : n0+kBN, k0 : k0+ktiles*kBK] * x[0:MT, same K]^T.
-// x [m, k] bf16 row-major; smem: stages * kStageBytes bytes; stages 2..8.
-// SLAB: false: w is W [>= n0+kBN, k] row-major; true (splitk_mma_l2 wsl1, E79): w is W's k-block
-//   slabs [k/64][w_rows][64] (kernels/kslabs.hpp), so a stage's W tile is two contiguous runs of
-//   kBN x 128 B, one per 64-wide slab, and the CTAs loading the same k-tile read neighbouring runs.
+// x [m, k], w [>= n0+kBN, k] bf16 row-major; smem: stages * kStageBytes bytes; stages 2..8.
 // acc[j] (C fragment of n8 tile j): rows wn*16 + {lane/4, lane/4+8}, tokens j*8 + 2*(lane%4) + {0,1}.
 // On return every cp.async has landed and a barrier has passed: the ring smem may be reused.
-template <int WARPS, int WK, int MT, bool SLAB = false>
+template <int WARPS, int WK, int MT>
 __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                                          int m, int k, int n0, int k0, int ktiles, int stages, uint8_t* smem,
-                                         float (&acc)[Shape<WARPS, WK, MT>::kNT][4], int w_rows = 0) {
+                                         float (&acc)[Shape<WARPS, WK, MT>::kNT][4]) {
   using S = Shape<WARPS, WK, MT>;
-  static_assert(!SLAB || S::kBK == 2 * 64, "SLAB: a stage spans two 64-wide k-block slabs");
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int wn = warp % WARPS;  // row slab of this warp
   const int wk = warp / WARPS;  // which 1/WK of each stage's k16 steps
@@ -89,21 +85,11 @@ __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, co
   auto load_stage = [&](int kt, int slot) {
     const uint32_t ws = sbase + slot * S::kStageBytes;
     const uint32_t xs = ws + S::kWStageBytes;
-    if constexpr (SLAB) {
-      // chunk idx = (half h, row r, piece p): consecutive threads walk one slab's contiguous run
-      const __nv_bfloat16* wsrc = w + (std::size_t((k0 + kt * S::kBK) >> 6) * w_rows + n0) * 64;
+    const __nv_bfloat16* wsrc = w + std::size_t(n0) * k + k0 + kt * S::kBK;
 #pragma unroll
-      for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i) {
-        const int idx = tid + i * S::kThreads, h = idx / (S::kBN * 8), r = (idx >> 3) % S::kBN, p = idx & 7;
-        ptx::cp_async_hint16(ws + swz(r, h * 8 + p), wsrc + std::size_t(h) * w_rows * 64 + r * 64 + p * 8, pol);
-      }
-    } else {
-      const __nv_bfloat16* wsrc = w + std::size_t(n0) * k + k0 + kt * S::kBK;
-#pragma unroll
-      for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i) {
-        const int idx = tid + i * S::kThreads, r = idx >> 4, c = idx & 15;
-        ptx::cp_async_hint16(ws + swz(r, c), wsrc + std::size_t(r) * k + c * 8, pol);
-      }
+    for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i) {
+      const int idx = tid + i * S::kThreads, r = idx >> 4, c = idx & 15;
+      ptx::cp_async_hint16(ws + swz(r, c), wsrc + std::size_t(r) * k + c * 8, pol);
     }
     const __nv_bfloat16* xsrc = x + k0 + kt * S::kBK;
     for (int idx = tid; idx < MT * S::kChunks; idx += S::kThreads) {

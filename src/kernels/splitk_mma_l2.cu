@@ -18,11 +18,9 @@
 //         handle); two Projections own separate workspaces and counters, so they may run
 //         concurrently on two streams. The fp32 order of the split adds is not fixed (last bits
 //         may differ between calls); NaN/Inf propagate through the fp32 adds.
-//         wsl1 (E79): W read from its k-block slabs [K/64][N][64] (kernels/kslabs.hpp, one copy per
-//         Projection), so each stage's W tile is two contiguous runs of BN x 128 B.
 // Constraints: bf16 W/x/y; sm_90 (red.global.add.v4.f32); 1 <= m <= min(max_m, 64);
 //         n_out % rows == 0; K % (split*128) == 0; a 2-stage ring fits the opt-in smem;
-//         x and y 16-byte aligned; wsl1: rows 64, an output of all N rows, W 16-byte aligned.
+//         x and y 16-byte aligned.
 #include <cuda_bf16.h>
 
 #include <algorithm>
@@ -30,7 +28,6 @@
 #include <string>
 
 #include "core/method.hpp"
-#include "kernels/kslabs.hpp"
 #include "kernels/ptx.cuh"
 #include "kernels/splitk_mma.cuh"
 
@@ -54,11 +51,9 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 // grid.x = tiles * split, block = (tile = blockIdx.x / split, K slice = blockIdx.x % split).
 // WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows; compiled 4 -> 64 rows, 8 -> 128 rows).
 // MT:    token tile (8/16/32/64), the smallest >= m; token rows >= m are zero-filled.
-// SLAB:  false: w is W row-major; true (config key wsl1, E79): w is W's k-block slabs
-//        [k/64][n_out][64] (kernels/kslabs.hpp; only for specs whose output is all N rows).
 // x [m, k], w [>= n_out, k], y [m, n_out] bf16 row-major; ws [>= m, n_out] fp32, all zero on
 // entry and on exit; counters [n_out / BN] u32, all 0 on entry and on exit (split > 1 only).
-template <int WARPS, int MT, bool SLAB = false>
+template <int WARPS, int MT>
 __global__ void __launch_bounds__(WARPS * 32) splitk_mma_l2_kernel(const __nv_bfloat16* __restrict__ x,
                                                                    const __nv_bfloat16* __restrict__ w,
                                                                    __nv_bfloat16* __restrict__ y, float* ws,
@@ -77,7 +72,7 @@ __global__ void __launch_bounds__(WARPS * 32) splitk_mma_l2_kernel(const __nv_bf
   const int tid = threadIdx.x;
 
   float acc[S::kNT][4];  // C fragments, layout in splitk::mainloop
-  splitk::mainloop<WARPS, 1, MT, SLAB>(x, w, m, k, n0, k0, ktiles, stages, smem, acc, n_out);
+  splitk::mainloop<WARPS, 1, MT>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
 
   // fp32 partial red[MT][kRedStride] in smem (ring drained by mainloop's final barrier).
   float* red = reinterpret_cast<float*>(smem);
@@ -136,28 +131,26 @@ struct KernelInfo {
   int smem_for(int stages) const { return std::max(stages * stage_bytes, red_bytes); }
 };
 
-template <int WARPS, int MT, bool SLAB>
+template <int WARPS, int MT>
 KernelInfo info_of() {
   using S = splitk::Shape<WARPS, 1, MT>;
-  return {splitk_mma_l2_kernel<WARPS, MT, SLAB>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
+  return {splitk_mma_l2_kernel<WARPS, MT>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
 }
 
 int token_tile_index(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : m <= 32 ? 2 : 3; }
 
-template <int WARPS, bool SLAB = false>
+template <int WARPS>
 KernelInfo select_mt(int m) {
   switch (token_tile_index(m)) {
-    case 0: return info_of<WARPS, 8, SLAB>();
-    case 1: return info_of<WARPS, 16, SLAB>();
-    case 2: return info_of<WARPS, 32, SLAB>();
-    default: return info_of<WARPS, 64, SLAB>();
+    case 0: return info_of<WARPS, 8>();
+    case 1: return info_of<WARPS, 16>();
+    case 2: return info_of<WARPS, 32>();
+    default: return info_of<WARPS, 64>();
   }
 }
 
-// Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels, and rows 64
-// reading W's k-block slabs (wsl1, E79) x MT 8/16/32/64 = 4 more.
-KernelInfo select(int rows, int m, bool slab = false) {
-  if (slab) return rows == 64 ? select_mt<4, true>(m) : KernelInfo{};
+// Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels.
+KernelInfo select(int rows, int m) {
   if (rows == 64) return select_mt<4>(m);
   if (rows == 128) return select_mt<8>(m);
   return {};
@@ -187,15 +180,9 @@ int pick_stages(const KernelInfo& ki, int want, int64_t grid, int sm_count, std:
 
 class SplitkMmaL2 final : public PreparedMethod {
  public:
-  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, bool slab)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), slab_(slab), max_m_(std::min(ctx.max_m, kMaxTokens)) {
-    if (!select(rows, 1, slab_).fn)
-      throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128 (wsl1: 64)");
-    if (slab_) {  // E79: read W from its k-block slabs, the Projection's shared copy
-      if (spec_.slice_max_m > 0)
-        throw Error(StatusCode::unsupported, "splitk_mma_l2: wsl1 needs an output of all N rows (no row slice)");
-      w_ = kslabs::of(ctx, layouts_, "splitk_mma_l2").get();
-    }
+  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages)
+      : spec_(ctx.spec), w_(ctx.w), rows_(rows), max_m_(std::min(ctx.max_m, kMaxTokens)) {
+    if (!select(rows, 1).fn) throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128");
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
     int smem_per_sm = 0, reserved = 0;
     cuda_check(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ctx.dev.ordinal),
@@ -215,7 +202,7 @@ class SplitkMmaL2 final : public PreparedMethod {
       }
       const int64_t grid = n_out_[si] / rows * split_[si];
       for (int ti = 0; ti < 4; ++ti) {
-        const KernelInfo ki = select(rows, 8 << ti, slab_);
+        const KernelInfo ki = select(rows, 8 << ti);
         stages_[si][ti] = pick_stages(ki, cfg_stages, grid, ctx.dev.sm_count, std::size_t(smem_per_sm),
                                       std::size_t(reserved), ctx.dev.smem_per_block_optin);
         smem_[si][ti] = ki.smem_for(stages_[si][ti]);
@@ -226,7 +213,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     for (int ti = 0; ti < 4; ++ti) {
       // Per-function attribute shared by every Projection: always the opt-in maximum, so one
       // method's prepare never shrinks another's allowance.
-      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti, slab_).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(ctx.dev.smem_per_block_optin)),
                  "cudaFuncSetAttribute (splitk_mma_l2 smem)");
     }
@@ -250,7 +237,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     const int si = a.n_out == n_out_[0] ? 0 : a.n_out == n_out_[1] ? 1 : -1;
     if (si < 0) return {StatusCode::invalid_argument, "splitk_mma_l2: n_out is neither N nor the slice width"};
     const int ti = token_tile_index(a.m);
-    const KernelInfo ki = select(rows_, a.m, slab_);
+    const KernelInfo ki = select(rows_, a.m);
     const int split = split_[si];
     if (split < 1) return {StatusCode::invalid_argument, "splitk_mma_l2: slice width % rows or K % (split*128) != 0"};
     const unsigned grid = unsigned(a.n_out / ki.bn) * unsigned(split);
@@ -262,10 +249,8 @@ class SplitkMmaL2 final : public PreparedMethod {
 
  private:
   ProjectionSpec spec_;
-  const void* w_;  // W, or (wsl1) its k-block slabs held by layouts_
+  const void* w_;
   int rows_;
-  bool slab_;
-  std::shared_ptr<SharedLayouts> layouts_;  // wsl1: the Projection's shared re-layouts (or this method's own)
   int max_m_;  // workspace rows: min(ctx.max_m, 64)
   int64_t n_out_[2] = {0, 0};
   int split_[2] = {1, 1};
@@ -310,22 +295,13 @@ std::vector<Config> l2_configs() {
       // o M 24 6.96 / 1.068 and M 32 6.94 / 1.068 (split1 with 4 stages: 7.44 / 1.004, 7.62 / 0.990);
       // M 48..64 (MT 64) 9.5 / 0.79: baseline there; unpooler M 9..32 no better than cluster.split2.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}}},
-      // E79 (session 22): the two o configs of the plan (M 1..16, 17..32) reading W's k-block slabs
-      // (wsl1; kernels/kslabs.hpp): a stage's W tile is two contiguous 8 KB runs instead of 64 rows'
-      // 256 B pieces, and the grid's CTAs at k-tile kt read one 1 MB window of two slabs (wgmma_tma's
-      // wsl1 gained 4.5-6.7 % at M 8..32 that way, E65).
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wsl", 1}}},
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wsl", 1}}},
   };
 }
 
 std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const int rows = cfg.get("rows", 0), cfg_split = cfg.get("split", 0);
-  const int stages = cfg.get("stages", kDefaultStages), wsl = cfg.get("wsl", 0);
+  const int stages = cfg.get("stages", kDefaultStages);
   if (!select(rows, 1).fn) return "splitk_mma_l2: rows" + std::to_string(rows) + " is not compiled (rows 64 | 128)";
-  if (wsl != 0 && wsl != 1) return "splitk_mma_l2: wsl must be 0 (W as given) or 1 (W's k-block slabs, E79)";
-  if (wsl == 1 && rows != 64) return "splitk_mma_l2: wsl1 is compiled for rows 64 only";
-  if (wsl == 1 && spec.slice_max_m > 0) return "splitk_mma_l2: wsl1 needs an output of all N rows (no row slice)";
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
@@ -350,7 +326,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
 
 std::unique_ptr<PreparedMethod> l2_prepare(const PrepareContext& ctx, const Config& cfg) {
   return std::make_unique<SplitkMmaL2>(ctx, cfg.get("rows", 0), cfg.get("split", 0),
-                                       cfg.get("stages", kDefaultStages), cfg.get("wsl", 0) == 1);
+                                       cfg.get("stages", kDefaultStages));
 }
 
 }  // namespace

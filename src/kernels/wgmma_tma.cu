@@ -36,7 +36,6 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
-#include <tuple>
 #include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdlib>  // getenv (P11's rotation), strtoul
@@ -46,7 +45,6 @@
 #endif
 
 #include "core/method.hpp"
-#include "kernels/kslabs.hpp"
 #include "kernels/tensor_map.hpp"
 
 namespace projkit {
@@ -66,6 +64,17 @@ using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, in
 TableKernelFn table_kernel_for(int bm, bool wsl = false) {
   if (bm != 64) return nullptr;  // the only listed wt1 token tile
   return wsl ? wgmma_tma_work_table_kernel<64, true> : wgmma_tma_work_table_kernel<64>;
+}
+
+// E65 (config key wsl1): W copied at prepare as k-block slabs [K/64][N][64] (lossless; slab kb =
+// columns kb*64 .. kb*64+63 of every row). One thread per 16-byte chunk, chunk i of the copy =
+// (kb, row, piece) = (i / (8 N), (i / 8) % N, i % 8).
+__global__ void pack_w_kslabs_kernel(const uint4* __restrict__ w, uint4* __restrict__ slabs, int64_t n, int64_t k) {
+  const int64_t chunks = n * k / 8;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < chunks; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t piece = i % 8, row = (i / 8) % n, kb = i / (8 * n);
+    slabs[i] = w[(row * k + kb * kBlockK) / 8 + piece];
+  }
 }
 
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
@@ -128,8 +137,19 @@ class WgmmaTma final : public PreparedMethod {
       throw Error(StatusCode::unsupported,
                   "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128; "
                   "wsl1: rk1 or wt1, not with ko1)");
-    if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (kernels/kslabs.hpp)
-      const DeviceBuffer& slabs = kslabs::of(ctx, layouts_, "wgmma_tma");
+    if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (SharedLayouts)
+      if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
+        throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
+      layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
+      const DeviceBuffer& slabs = layouts_->get("wgmma_tma.kslabs", [&] {
+        DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
+        const int64_t chunks = spec_.n * spec_.k / 8;
+        const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
+        pack_w_kslabs_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), b.as<uint4>(), spec_.n, spec_.k);
+        cuda_check(cudaGetLastError(), "wgmma_tma: pack_w_kslabs_kernel launch");
+        cuda_check(cudaDeviceSynchronize(), "wgmma_tma: pack_w_kslabs_kernel");
+        return b;
+      });
       if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, slabs.get(), uint64_t(spec_.n), uint64_t(spec_.k),
                                                 uint32_t(kBlockN)))
         throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W's k-block slabs");
@@ -526,30 +546,6 @@ std::vector<Config> wgmma_tma_configs() {
     Config c = with_wt(cfg(64, 2, 1, 1, 5));
     c.params.push_back({"wsl", 1});
     list.push_back(c);
-  }
-  // ---- E78 (session 22): fewer, longer slab streams for the 64-token tile. E77 measured more K
-  // splits losing on the slabs (qkv split7 against split4 -3.5..-3.9 %, pooler split4 against
-  // split2 -1.4..-1.9 % at M 2..64): with ki1 the grid reads `split` neighbouring slabs at a time,
-  // so fewer splits read a narrower window. Here the next step down (qkv split3: 54 CTAs, pooler /
-  // unpooler split1: 32 / 64 CTAs, no K split) and a ninth ring stage (9 x 24 KB, the most the
-  // opt-in smem holds) for more bytes in flight per CTA. Each slab config with its twins on W as
-  // given (red5's own entry point, and the general one), as every wsl1 config has.
-  auto add = [&list](const Config& c) {
-    for (const Config& l : list)
-      if (l.name() == c.name()) return;
-    list.push_back(c);
-  };
-  for (auto [split, stages, ki] : {std::tuple{3, 8, true}, {3, 9, true}, {4, 9, true}, {2, 9, true}, {1, 8, false},
-                                   {1, 9, false}}) {
-    Config c = cfg(64, split, 1, 1, 5);
-    for (auto& [key, v] : c.params)
-      if (key == "stages") v = stages;
-    add(c);
-    c = with_rk(c);
-    add(c);
-    if (ki) c.params.push_back({"ki", 1});
-    c.params.push_back({"wsl", 1});
-    add(c);
   }
   return list;
 }

@@ -193,7 +193,7 @@ TEST(Methods, WgmmaTmaRk1Twins) {
     EXPECT_EQ(method_applicability(builtin_spec("pooler"), c, 1, 64, d),
               method_applicability(builtin_spec("pooler"), base, 1, 64, d)) << c;
   }
-  EXPECT_EQ(twins, 18);  // 12, and E78's six (session 22)
+  EXPECT_EQ(twins, 12);
   auto why = [](const char* name, int hi) { return wgmma_tma_refusal("pooler", name, 1, hi); };
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red4.rk1", 64).find("rk must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk2", 64).find("rk must be"), std::string::npos);
@@ -264,8 +264,8 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
                   method_applicability(builtin_spec(fam), base, lo, hi, d))
             << c << " " << fam << " " << lo << ".." << hi;
   }
-  EXPECT_EQ(rk, 10);  // E78 (session 22): bm64.split1 at stages 8 and 9
-  EXPECT_EQ(rk_ki, 12);  // E78: bm64.split3 at stages 8 and 9, split4 and split2 at stages 9
+  EXPECT_EQ(rk, 8);
+  EXPECT_EQ(rk_ki, 8);
   EXPECT_EQ(wt, 1);
   auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wsl1").find("rk1 and wt1 only"), std::string::npos);
@@ -287,15 +287,13 @@ TEST(Methods, CopyFreeTwinsOfKSlabMethods) {
             p + "bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1");
   EXPECT_EQ(copy_free_method(builtin_spec("pooler"), p + "bm64.split2.mc1.stages8.xfit1.red5.wt1.wsl1", 6, 32, d),
             p + "bm64.split2.mc1.stages8.xfit1.red5.wt1");
-  EXPECT_EQ(copy_free_method(builtin_spec("o"), "splitk_mma_l2.rows64.split1.stages8.wsl1", 1, 32, d),
-            "splitk_mma_l2.rows64.split1.stages8");  // E79
   for (const char* keep : {"gemv_stream.rows2.warps8", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1",
                            "baseline", "not a config"})
     EXPECT_EQ(copy_free_method(builtin_spec("pooler"), keep, 65, 128, d), keep);
   // every listed wsl1 config has a copy-free twin that applies wherever it does
   for (const std::string& c : list_method_configs())
     if (c.find(".wsl1") != std::string::npos)
-      for (const char* fam : {"qkv", "o", "pooler", "unpooler"})
+      for (const char* fam : {"qkv", "pooler", "unpooler"})
         for (auto [lo, hi] : {std::pair{2, 64}, std::pair{65, 128}})
           if (method_applicability(builtin_spec(fam), c, lo, hi, d).empty())
             EXPECT_EQ(method_applicability(builtin_spec(fam), copy_free_method(builtin_spec(fam), c, lo, hi, d), lo, hi, d),

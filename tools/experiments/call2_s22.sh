@@ -18,7 +18,7 @@ BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 E=$O/ab
 W=wgmma_tma.bn128.bm64.
-slab() { echo "${W}split$1.mc1.stages$2.xfit1.red5.rk1$3.wsl1"; }
+slab() { echo "${W}split$1.mc1.stages$2.xfit1.red5.rk1${3:-}.wsl1"; }
 Q=$(slab 4 8 .ki1); P=$(slab 2 8 .ki1)
 QC="$(slab 3 8 .ki1),$(slab 3 9 .ki1),$(slab 4 9 .ki1),$(slab 2 8 .ki1),$(slab 2 9 .ki1)"
 PC="$(slab 2 9 .ki1),$(slab 1 8),$(slab 1 9)"
