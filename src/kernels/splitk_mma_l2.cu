@@ -51,15 +51,19 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 // grid.x = tiles * split, block = (tile = blockIdx.x / split, K slice = blockIdx.x % split).
 // WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows; compiled 4 -> 64 rows, 8 -> 128 rows).
 // MT:    token tile (8/16/32/64), the smallest >= m; token rows >= m are zero-filled.
+// WK:    warps per 16-row slab (config key wk, E80): 1, or 2 splitting each stage's k16 steps
+//        (splitk::Shape), their fp32 partials summed in a fixed order in the epilogue. P20: with
+//        WK = 1 each SM sub-partition runs one warp, and o's call is that warp's instruction
+//        stream (active cycles = instructions x ~4.8 cycles each), not the HBM stream.
 // x [m, k], w [>= n_out, k], y [m, n_out] bf16 row-major; ws [>= m, n_out] fp32, all zero on
 // entry and on exit; counters [n_out / BN] u32, all 0 on entry and on exit (split > 1 only).
-template <int WARPS, int MT>
-__global__ void __launch_bounds__(WARPS * 32) splitk_mma_l2_kernel(const __nv_bfloat16* __restrict__ x,
+template <int WARPS, int MT, int WK = 1>
+__global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __nv_bfloat16* __restrict__ x,
                                                                    const __nv_bfloat16* __restrict__ w,
                                                                    __nv_bfloat16* __restrict__ y, float* ws,
                                                                    unsigned* counters, int m, int n_out, int k,
                                                                    int split, int stages) {
-  using S = splitk::Shape<WARPS, 1, MT>;
+  using S = splitk::Shape<WARPS, WK, MT>;
   static_assert(S::kBN % 4 == 0, "tile rows come in float4 runs");
   static_assert(S::kThreads >= 32, "at least one warp");
   extern __shared__ __align__(128) uint8_t smem[];
@@ -72,12 +76,22 @@ __global__ void __launch_bounds__(WARPS * 32) splitk_mma_l2_kernel(const __nv_bf
   const int tid = threadIdx.x;
 
   float acc[S::kNT][4];  // C fragments, layout in splitk::mainloop
-  splitk::mainloop<WARPS, 1, MT>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
+  splitk::mainloop<WARPS, WK, MT>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
 
-  // fp32 partial red[MT][kRedStride] in smem (ring drained by mainloop's final barrier).
+  // fp32 partials red[WK][MT][kRedStride] in smem (ring drained by mainloop's final barrier).
   float* red = reinterpret_cast<float*>(smem);
-  splitk::store_partial<WARPS, 1, MT>(red, acc);
+  splitk::store_partial<WARPS, WK, MT>(red, acc);
   __syncthreads();
+  // The CTA's partial of (token t, rows c..c+3): the WK warps' partials summed in order.
+  auto partial = [red](int t, int c) {
+    float4 v = *reinterpret_cast<const float4*>(red + t * S::kRedStride + c);
+#pragma unroll
+    for (int q = 1; q < WK; ++q) {
+      const float4 u = *reinterpret_cast<const float4*>(red + (q * MT + t) * S::kRedStride + c);
+      v = make_float4(v.x + u.x, v.y + u.y, v.z + u.z, v.w + u.w);
+    }
+    return v;
+  };
 
   constexpr int kRowF4 = S::kBN / 4;           // float4 per token row of the tile
   const int live = m < MT ? m : MT;            // == m (host picks MT >= m)
@@ -85,7 +99,7 @@ __global__ void __launch_bounds__(WARPS * 32) splitk_mma_l2_kernel(const __nv_bf
   if (split == 1) {  // whole K in this CTA: no combine
     for (int f = tid; f < nf4; f += S::kThreads) {
       const int t = f / kRowF4, c = (f - t * kRowF4) * 4;
-      const float4 v = *reinterpret_cast<const float4*>(red + t * S::kRedStride + c);
+      const float4 v = partial(t, c);
       store_bf16x4(y + std::size_t(t) * n_out + n0 + c, v);
     }
     return;
@@ -95,7 +109,7 @@ __global__ void __launch_bounds__(WARPS * 32) splitk_mma_l2_kernel(const __nv_bf
   float* wst = ws + n0;
   for (int f = tid; f < nf4; f += S::kThreads) {
     const int t = f / kRowF4, c = (f - t * kRowF4) * 4;
-    const float4 v = *reinterpret_cast<const float4*>(red + t * S::kRedStride + c);
+    const float4 v = partial(t, c);
     ptx::red_add_v4(wst + std::size_t(t) * n_out + c, v);
   }
   // 2) arrive: every thread's reds are ordered before the counter bump (fence, then barrier,
@@ -131,26 +145,29 @@ struct KernelInfo {
   int smem_for(int stages) const { return std::max(stages * stage_bytes, red_bytes); }
 };
 
-template <int WARPS, int MT>
+template <int WARPS, int MT, int WK>
 KernelInfo info_of() {
-  using S = splitk::Shape<WARPS, 1, MT>;
-  return {splitk_mma_l2_kernel<WARPS, MT>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
+  using S = splitk::Shape<WARPS, WK, MT>;
+  return {splitk_mma_l2_kernel<WARPS, MT, WK>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
 }
 
 int token_tile_index(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : m <= 32 ? 2 : 3; }
 
-template <int WARPS>
+template <int WARPS, int WK = 1>
 KernelInfo select_mt(int m) {
   switch (token_tile_index(m)) {
-    case 0: return info_of<WARPS, 8>();
-    case 1: return info_of<WARPS, 16>();
-    case 2: return info_of<WARPS, 32>();
-    default: return info_of<WARPS, 64>();
+    case 0: return info_of<WARPS, 8, WK>();
+    case 1: return info_of<WARPS, 16, WK>();
+    case 2: return info_of<WARPS, 32, WK>();
+    default: return info_of<WARPS, 64, WK>();
   }
 }
 
-// Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels.
-KernelInfo select(int rows, int m) {
+// Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels, and rows 64
+// with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more.
+KernelInfo select(int rows, int m, int wk = 1) {
+  if (wk == 2) return rows == 64 ? select_mt<4, 2>(m) : KernelInfo{};
+  if (wk != 1) return {};
   if (rows == 64) return select_mt<4>(m);
   if (rows == 128) return select_mt<8>(m);
   return {};
@@ -180,9 +197,10 @@ int pick_stages(const KernelInfo& ki, int want, int64_t grid, int sm_count, std:
 
 class SplitkMmaL2 final : public PreparedMethod {
  public:
-  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), max_m_(std::min(ctx.max_m, kMaxTokens)) {
-    if (!select(rows, 1).fn) throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128");
+  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk)
+      : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), max_m_(std::min(ctx.max_m, kMaxTokens)) {
+    if (!select(rows, 1, wk).fn)
+      throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64)");
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
     int smem_per_sm = 0, reserved = 0;
     cuda_check(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ctx.dev.ordinal),
@@ -202,7 +220,7 @@ class SplitkMmaL2 final : public PreparedMethod {
       }
       const int64_t grid = n_out_[si] / rows * split_[si];
       for (int ti = 0; ti < 4; ++ti) {
-        const KernelInfo ki = select(rows, 8 << ti);
+        const KernelInfo ki = select(rows, 8 << ti, wk_);
         stages_[si][ti] = pick_stages(ki, cfg_stages, grid, ctx.dev.sm_count, std::size_t(smem_per_sm),
                                       std::size_t(reserved), ctx.dev.smem_per_block_optin);
         smem_[si][ti] = ki.smem_for(stages_[si][ti]);
@@ -213,7 +231,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     for (int ti = 0; ti < 4; ++ti) {
       // Per-function attribute shared by every Projection: always the opt-in maximum, so one
       // method's prepare never shrinks another's allowance.
-      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti, wk_).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(ctx.dev.smem_per_block_optin)),
                  "cudaFuncSetAttribute (splitk_mma_l2 smem)");
     }
@@ -237,7 +255,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     const int si = a.n_out == n_out_[0] ? 0 : a.n_out == n_out_[1] ? 1 : -1;
     if (si < 0) return {StatusCode::invalid_argument, "splitk_mma_l2: n_out is neither N nor the slice width"};
     const int ti = token_tile_index(a.m);
-    const KernelInfo ki = select(rows_, a.m);
+    const KernelInfo ki = select(rows_, a.m, wk_);
     const int split = split_[si];
     if (split < 1) return {StatusCode::invalid_argument, "splitk_mma_l2: slice width % rows or K % (split*128) != 0"};
     const unsigned grid = unsigned(a.n_out / ki.bn) * unsigned(split);
@@ -251,6 +269,7 @@ class SplitkMmaL2 final : public PreparedMethod {
   ProjectionSpec spec_;
   const void* w_;
   int rows_;
+  int wk_;  // warps per 16-row slab (E80)
   int max_m_;  // workspace rows: min(ctx.max_m, 64)
   int64_t n_out_[2] = {0, 0};
   int split_[2] = {1, 1};
@@ -295,13 +314,20 @@ std::vector<Config> l2_configs() {
       // o M 24 6.96 / 1.068 and M 32 6.94 / 1.068 (split1 with 4 stages: 7.44 / 1.004, 7.62 / 0.990);
       // M 48..64 (MT 64) 9.5 / 0.79: baseline there; unpooler M 9..32 no better than cluster.split2.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}}},
+      // E80 (session 22): the two o configs of the plan (M 1..16, 17..32) with two warps per slab
+      // (256 threads per CTA, each warp half of every stage's k16 steps and of its cp.async): P20's
+      // counters put o's call on one warp per SM sub-partition issuing ~2200 instructions at ~4.8
+      // cycles each (active cycles = the kernel time, HBM at 42-47 % of peak).
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}}},
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wk", 2}}},
   };
 }
 
 std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const int rows = cfg.get("rows", 0), cfg_split = cfg.get("split", 0);
-  const int stages = cfg.get("stages", kDefaultStages);
+  const int stages = cfg.get("stages", kDefaultStages), wk = cfg.get("wk", 1);
   if (!select(rows, 1).fn) return "splitk_mma_l2: rows" + std::to_string(rows) + " is not compiled (rows 64 | 128)";
+  if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 with rows 64 (E80)";
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
@@ -310,7 +336,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
   if (m_lo < 1 || m_hi < m_lo || m_hi > kMaxTokens) return "splitk_mma_l2: m must be in 1..64 (token tile <= 64)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 24)) return "splitk_mma_l2: N, K too large for int";
   for (int m = m_lo; m <= m_hi; ++m) {
-    const KernelInfo km = select(rows, m);
+    const KernelInfo km = select(rows, m, wk);
     if (std::size_t(km.smem_for(2)) > dev.smem_per_block_optin)
       return "splitk_mma_l2: needs " + std::to_string(km.smem_for(2)) + " B smem per block (2 stages) > device opt-in";
     const int64_t n_out = spec.out_cols(m);
@@ -326,7 +352,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
 
 std::unique_ptr<PreparedMethod> l2_prepare(const PrepareContext& ctx, const Config& cfg) {
   return std::make_unique<SplitkMmaL2>(ctx, cfg.get("rows", 0), cfg.get("split", 0),
-                                       cfg.get("stages", kDefaultStages));
+                                       cfg.get("stages", kDefaultStages), cfg.get("wk", 1));
 }
 
 }  // namespace
