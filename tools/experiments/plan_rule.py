@@ -1,8 +1,11 @@
 """Shared by the plan rules of sessions 20 (plan_v_from_e69.py, plan_w_from_e70.py,
-plan_x_from_e71.py) and 21 (plan_w_from_e72.py, plan_x_from_e74.py): read a same-binary A/B's bench
-JSONs, read a `projkit check` verdict, move an M range of a plan to another method, write a plan in
-the layout of plans/h200.json."""
+plan_x_from_e71.py), 21 (plan_w_from_e72.py, plan_x_from_e74.py) and 22 (plan_y_from_e77.py,
+plan_y_from_e78.py, plan_z_from_e80.py): read a same-binary A/B's bench JSONs, read a `projkit check`
+verdict, move an M range of a plan to another method, write a plan in the layout of plans/h200.json;
+session 22's candidate span and best-candidate choice."""
 import glob, json, os, statistics as st
+
+SCORED = (1, 8, 16, 32, 128, 256)  # the default workload's loads
 
 
 def load_ab(ab_dir, tag):
@@ -57,3 +60,56 @@ def set_range(plan, fam, lo, hi, method):
     out.append({'m': [lo, hi], 'method': method})
     plan['families'][fam] = sorted(out, key=lambda r: r['m'][0])
     print(f'  {fam} M {lo}..{hi} -> {method}')
+
+
+def span_runs(gains, measured, rng):
+    """Session 22's span (plan_y_from_e78.py, plan_z_from_e80.py): the measured M a candidate gains
+    >= 0 at form runs of neighbours; the run holding the most scored M with a gain >= +1 % (at least
+    one; on a tie the lower run) is the span, from its first to its last measured M, or to the
+    incumbent range's edge where the run reaches the first / last measured M. (lo, hi) or None.
+    gains: {m: gain or None}, measured: ascending M, rng: the incumbent range."""
+    if any(gains[m] is None for m in measured):
+        return None
+    runs, run = [], []
+    for m in measured:
+        if gains[m] >= 0:
+            run.append(m)
+        elif run:
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    wins = lambda r: sum(1 for m in r if m in SCORED and gains[m] >= 0.01)
+    runs = [r for r in runs if wins(r) > 0]
+    if not runs:
+        return None
+    r = max(runs, key=wins)  # max keeps the first (lowest) run on a tie
+    return (rng[0] if r[0] == measured[0] else r[0]), (rng[1] if r[-1] == measured[-1] else r[-1])
+
+
+def best_candidate(ab, ab_dir, label, fam, inc, cands, rng, measured):
+    """Of the candidates against incumbent inc over the range rng, the one whose span_runs holds the
+    largest mean gain over its scored M, among those with a passing check (AB_DIR/check-<config>.txt);
+    prints each candidate's gains and the choice. (candidate, lo, hi) or None."""
+    best = None
+    for cand in cands:
+        gains = {}
+        for m in measured:
+            v = ab.get((fam, m), {})
+            gains[m] = gain(v[inc], v[cand]) if inc in v and cand in v else None
+        print(f'{label} {cand}: ' + ', '.join(f'M {m} {pct(g)}' for m, g in gains.items()))
+        if not check_passed(os.path.join(ab_dir, f'check-{cand}.txt')):
+            print('  no passing check: not a candidate')
+            continue
+        s = span_runs(gains, list(measured), rng)
+        if s is None:
+            continue
+        score = st.mean(gains[m] for m in measured if m in SCORED and s[0] <= m <= s[1])
+        print(f'  qualifies for M {s[0]}..{s[1]} (mean scored gain {pct(score)})')
+        if best is None or score > best[0]:
+            best = (score, cand, s)
+    if best is None:
+        print(f'{label}: keep plan X')
+        return None
+    print(f'{label}: adopt {best[1]}')
+    return best[1], best[2][0], best[2][1]

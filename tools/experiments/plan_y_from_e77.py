@@ -16,9 +16,8 @@ Usage: plan_y_from_e77.py AB_DIR PLAN_IN PLAN_OUT   (AB_DIR holds b-e76-*.json, 
 check-*.txt; prints the decision; PLAN_OUT is written only when the plan changes)"""
 import json, os, sys
 
-from plan_rule import check_passed, gain, load_ab, pct, set_range, write_plan
+from plan_rule import SCORED, check_passed, gain, load_ab, pct, set_range, write_plan
 
-SCORED = (1, 8, 16, 32, 128, 256)
 W = 'wgmma_tma.bn128.'
 CANDIDATES = [  # (label, family, incumbent, candidate, incumbent range, measured M)
     ('E76', 'router', 'router_hilo_stream.kw8.wn2.zw1', 'router_hilo_stream.kw8.wn1.zw1', (4, 32), (4, 8, 16, 24, 32)),

@@ -2,7 +2,7 @@
 """Session 22, call 2: plan Y = plan X with ranges moved by the call's same-binary A/Bs (E78, E79), by
 rules fixed before the run. gain = min(ratio gain, time gain) - 1 over the two runs of each config
 (plan_rule.gain), against plan X's config at that M (each case's first config).
-Per candidate (span below): the measured M it gains >= 0 at form runs of neighbours; the run holding
+Per candidate (plan_rule.span_runs): the measured M it gains >= 0 at form runs of neighbours; the run holding
 the most scored M (1, 8, 16, 32, 128, 256) with a gain >= +1 % (at least one; on a tie the lower
 run) is the candidate's span, from its first to its last measured M, or to the incumbent range's edge
 where the run reaches the first / last measured M; and only with a passing `projkit check` over the
@@ -16,32 +16,12 @@ one incumbent range qualify, the one with the largest mean gain over the scored 
   rows64.split1.wsl1 and rows64.split1.stages8.wsl1 (1 / 4 / 8 / 12 / 16); o M 17..32
   (rows64.split1.stages8) against rows64.split1.stages8.wsl1 (17 / 24 / 32).
 Usage: plan_y_from_e78.py AB_DIR PLAN_IN PLAN_OUT   (prints the decision; PLAN_OUT is written only
-when the plan changes)"""
-import json, os, statistics as st, sys
+when the plan changes)
+(The span and the candidate loop moved into plan_rule.py (span_runs, best_candidate) after the
+call, in the session's review; on the call's files the rule prints the same lines.)"""
+import json, sys
 
-from plan_rule import check_passed, gain, load_ab, pct, set_range, write_plan
-from plan_y_from_e77 import SCORED
-
-
-def span(gains, measured, rng):
-    """The rule above: (lo, hi) or None. gains: {m: gain or None}, measured: ascending M."""
-    if any(gains[m] is None for m in measured):
-        return None
-    runs, run = [], []
-    for m in measured:
-        if gains[m] >= 0:
-            run.append(m)
-        elif run:
-            runs.append(run)
-            run = []
-    if run:
-        runs.append(run)
-    wins = lambda r: sum(1 for m in r if m in SCORED and gains[m] >= 0.01)
-    runs = [r for r in runs if wins(r) > 0]
-    if not runs:
-        return None
-    r = max(runs, key=wins)  # max keeps the first (lowest) run on a tie
-    return (rng[0] if r[0] == measured[0] else r[0]), (rng[1] if r[-1] == measured[-1] else r[-1])
+from plan_rule import best_candidate, load_ab, set_range, write_plan
 
 W = 'wgmma_tma.bn128.bm64.'
 
@@ -69,29 +49,10 @@ if __name__ == '__main__':
     plan = json.load(open(plan_in))
     changed = False
     for label, fam, inc, cands, rng, measured in RANGES:
-        best = None
-        for cand in cands:
-            gains = {}
-            for m in measured:
-                v = ab.get((fam, m), {})
-                gains[m] = gain(v[inc], v[cand]) if inc in v and cand in v else None
-            print(f'{label} {cand}: ' + ', '.join(f'M {m} {pct(g)}' for m, g in gains.items()))
-            if not check_passed(os.path.join(ab_dir, f'check-{cand}.txt')):
-                print(f'  no passing check: not a candidate')
-                continue
-            s = span(gains, list(measured), rng)
-            if s is None:
-                continue
-            score = st.mean(gains[m] for m in measured if m in SCORED and s[0] <= m <= s[1])
-            print(f'  qualifies for M {s[0]}..{s[1]} (mean scored gain {pct(score)})')
-            if best is None or score > best[0]:
-                best = (score, cand, s)
-        if best is None:
-            print(f'{label}: keep plan X')
-            continue
-        print(f'{label}: adopt {best[1]}')
-        set_range(plan, fam, best[2][0], best[2][1], best[1])
-        changed = True
+        pick = best_candidate(ab, ab_dir, label, fam, inc, cands, rng, measured)
+        if pick:
+            set_range(plan, fam, pick[1], pick[2], pick[0])
+            changed = True
     if changed:
         write_plan(plan, plan_out)
         print(f'plan Y written to {plan_out}')
