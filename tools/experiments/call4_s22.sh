@@ -31,23 +31,11 @@ cat "$E/summary-e80.txt"
 echo "== plan rule ($(date +%T), $SECONDS s)"
 (cd tools/experiments && python3 plan_z_from_e80.py "$E" ../../plans/h200.json "$O/plan-z.json") | tee "$O/plan-rule.txt"
 rm -f "$E"/b-*.json  # packed in bench-e80.tar.xz by ab_configs.sh
-SHIP=0
-if [ -f "$O/plan-z.json" ]; then
-  for round in 1 2 3; do
-    echo "== plan A/B round $round ($(date +%T))"
-    timeout 100 tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$O/plan-z.json" 2>&1 | grep -E "scores|score O|ratio O"
-  done
-  SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.005 "$O"/ab[123])
-  tar cJf "$O/ab123.tar.xz" -C "$O" ab1 ab2 ab3 && rm -rf "$O"/ab[123]
-fi
-echo "ship plan Z: $SHIP ($SECONDS s)"
 tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
-if [ "$SHIP" = 1 ]; then
-  cp "$O/plan-z.json" plans/h200.json
-  echo "== results of plan Z ($(date +%T))"
-  BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout $((585 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \
-    "bench check aa fidelity pytest floor tests sweep" >"$O/results.txt" 2>&1; echo "results rc=$?"
-  tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
-  tail -45 "$O/results.txt"
+# steps 3-4 (the call ran them inline; the same commands, moved into plan_ab_ship.sh in the review)
+if [ -f "$O/plan-z.json" ]; then
+  LEFT_S=$((585 - SECONDS)) tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-z.json" Z
+else
+  echo "ship plan Z: 0 ($SECONDS s)"
 fi
 echo "done ($SECONDS s)"

@@ -42,6 +42,7 @@ RANGES = [  # (label, family, incumbent, candidates, incumbent range, measured M
     ('E79 o 17..32', 'o', L2 + '.stages8', [L2 + '.stages8.wsl1'], (17, 32), (17, 24, 32)),
 ]
 
+
 if __name__ == '__main__':
     ab_dir, plan_in, plan_out = sys.argv[1:4]
     ab = load_ab(ab_dir, 'e78')
