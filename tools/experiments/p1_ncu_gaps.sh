@@ -6,6 +6,8 @@
 # are flushed before every replay pass (--cache-control all, like the judge's L2 flush).
 # Usage: [CASES_FILE=F] tools/experiments/p1_ncu_gaps.sh BIN_DIR OUT_DIR [CASE_FILTER]
 #   CASES_FILE (session 17): lines "name family M config kernel-regex" instead of the list below
+#   NCU_SET (session 23): collect an ncu section set (e.g. full) instead of the six sections;
+#   RAW=1 also writes OUT_DIR/<case>.raw, the raw page (every collected metric) as CSV.
 #   (tools/experiments/p18_korder.cases: rk1 against its ki1 / ki1.ko1 variants).
 #   Each case runs `projkit check --method CFG --families F --m M` under ncu, profiling the
 #   first launch of the method's kernel; OUT_DIR/<case>.ncu-rep holds the full report and
@@ -40,16 +42,20 @@ router32-stream router 32 router_hilo_stream.kw8.wn4.zw1 router_hilo_stream_kern
 LIST
 )
 [ -n "${CASES_FILE:-}" ] && CASES=$(grep -v '^#' "$CASES_FILE")
+SECTIONS=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis
+          --section Occupancy --section LaunchStats --section WarpStateStats)
+[ -n "${NCU_SET:-}" ] && SECTIONS=(--set "$NCU_SET")
 echo "$CASES" | while read -r name fam m cfg kre; do
   [ -n "$FILTER" ] && ! [[ $name =~ $FILTER ]] && continue
   timeout 120 "$NCU" --clock-control none --cache-control all --kernel-name "regex:$kre" \
     --launch-skip 0 --launch-count 1 \
-    --section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
-    --section Occupancy --section LaunchStats --section WarpStateStats \
+    "${SECTIONS[@]}" \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum${EXTRA_METRICS:+,$EXTRA_METRICS} \
     -f -o "$O/$name" "$BIN/projkit" check --method "$cfg" --families "$fam" --m "$m" >"$O/$name.log" 2>&1
   echo "$name rc=$?"
   [ -f "$O/$name.ncu-rep" ] && "$NCU" --import "$O/$name.ncu-rep" --csv --page details >"$O/$name.csv" 2>/dev/null
+  # RAW=1 (session 23, P22): every collected metric, one column each (the raw page)
+  [ -f "$O/$name.ncu-rep" ] && [ "${RAW:-0}" = 1 ] && "$NCU" --import "$O/$name.ncu-rep" --csv --page raw >"$O/$name.raw" 2>/dev/null
 done
 python3 - "$O" <<'PY'
 import csv, glob, os, sys
