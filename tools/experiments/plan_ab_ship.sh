@@ -6,8 +6,9 @@
 # ratio, the mean score change is >= -0.3 %), and if it ships: plans/h200.json = PLAN_NEW and its
 # results (tools/device_results.sh: bench 400 pairs, check, A/A, fidelity, pytest, floor, GPU tests
 # + memcheck, the 1..256 sweep at 300 pairs) in the LEFT_S seconds the caller has left (default 520).
-# Writes OUT_DIR/ab123.tar.xz, and OUT_DIR/results.txt and res.tar.xz when it ships.
-# Usage: [LEFT_S=N] tools/experiments/plan_ab_ship.sh BIN OUT_DIR PLAN_NEW NAME
+# Writes OUT_DIR/ab123.tar.xz, and OUT_DIR/results.txt and res.tar.xz when it ships. RESULTS=0
+# (session 23): the verdict only (OUT_DIR/ship.txt holds it); the caller runs the results later.
+# Usage: [LEFT_S=N] [RESULTS=0] tools/experiments/plan_ab_ship.sh BIN OUT_DIR PLAN_NEW NAME
 set -u
 BIN=${1:?}; O=${2:?}; PN=${3:?}; NAME=${4:?}
 LEFT_S=${LEFT_S:-520}
@@ -19,7 +20,8 @@ done
 SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.005 "$O"/ab[123])
 tar cJf "$O/ab123.tar.xz" -C "$O" ab1 ab2 ab3 && rm -rf "$O"/ab[123]
 echo "ship plan $NAME: $SHIP"
-if [ "$SHIP" = 1 ]; then
+echo "$SHIP" >"$O/ship.txt"
+if [ "$SHIP" = 1 ] && [ "${RESULTS:-1}" != 0 ]; then
   cp "$PN" plans/h200.json
   echo "== results of plan $NAME ($(date +%T))"
   BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout $((LEFT_S - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \

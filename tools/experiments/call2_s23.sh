@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Session 23, call 2: E81, wgmma_tma with no K split and plain stores (st1).
+# 1. correctness: the red5 GPU suite (every red5 config, st1 included: fp64 reference, poisoned y,
+#    three launches per M) and `projkit check` of each st1 config over the ranges it could take;
+# 2. the A/B (ab_configs.sh, 200 pairs, the incumbent first: the baseline for o at M >= 65, plan Z's
+#    config for the unpooler and the pooler);
+# 3. plan AA by plan_aa_from_e81.py (rule in its docstring); if it moved the plan, three plan A/B
+#    rounds against plan Z and the ship verdict (plan_ab_ship.sh with RESULTS=0: every changed scored
+#    case gains >= +0.5 % in mean paired ratio, the mean score change >= -0.3 %); the results of a
+#    shipped plan are the next call's.
+# Usage: tools/experiments/call2_s23.sh BIN OUT_DIR   (~3-8 min)
+set -u
+BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+E=$O/ab
+W=wgmma_tma.bn128.
+S64=${W}bm64.split1.mc1.stages8.xfit1.red5.rk1; S128=${W}bm128.split1.mc1.stages6.xfit1.red5.rk1
+A64=$S64.st1; B64=$S64.wsl1.st1; A128=$S128.st1; B128=$S128.wsl1.st1
+U128=${W}bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1; U192=${W}bm192.split2.mc1.stages5.xfit1.red5.rk1
+U256=${W}bm256.split2.mc1.stages4.xfit1.red5.rk1.ki1; P256=${W}bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1
+echo "== correctness ($(date +%T))"
+timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='*WgmmaTmaRed5*' >"$E/gtest.txt" 2>&1
+echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$E/gtest.txt" | tr '\n' ' ')"
+for c in "o:65..128:$A64" "unpooler:65..128:$A64" "o:65..128:$B64" "unpooler:65..128:$B64" \
+         "o:129..256:$A128" "unpooler:129..256:$A128" "o:129..256:$B128" "unpooler:129..256:$B128"; do
+  IFS=: read -r f r cfg <<<"$c"
+  timeout 90 "$BIN/projkit" check --method "$cfg" --families "$f" --m "$r" >"$E/check-$f-$cfg.txt" 2>&1
+  echo "check $f $r $cfg rc=$? | $(tail -1 "$E/check-$f-$cfg.txt")"
+done
+# plan_rule.check_passed reads check-<config>.txt: PASS only if every family it was checked on passed
+for cfg in "$A64" "$B64" "$A128" "$B128"; do
+  ok=1
+  for f in "$E"/check-*-"$cfg".txt; do [ "$(tail -n1 "$f")" = "check: PASS" ] || ok=0; done
+  if [ $ok = 1 ]; then echo "check: PASS" >"$E/check-$cfg.txt"; else echo "check: FAIL (per family: check-FAMILY-$cfg.txt)" >"$E/check-$cfg.txt"; fi
+done
+echo "== E81 A/B ($(date +%T))"
+CASES="o:65:baseline,$A64,$B64 o:96:baseline,$A64,$B64 o:128:baseline,$A64,$B64 \
+o:129:baseline,$A128,$B128 o:160:baseline,$A128,$B128 o:192:baseline,$A128,$B128 o:224:baseline,$A128,$B128 \
+o:256:baseline,$A128,$B128 unpooler:96:$U128,$A64,$B64 unpooler:128:$U128,$A64,$B64 \
+unpooler:160:$U192,$A128,$B128 unpooler:192:$U192,$A128,$B128 unpooler:224:$U256,$A128,$B128 \
+unpooler:240:$U256,$A128,$B128 unpooler:256:$U256,$A128,$B128 pooler:256:$P256,$A64" TAG=e81 KEEP_JSON=1 \
+  timeout 240 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
+cat "$E/summary-e81.txt"
+echo "== plan rule ($(date +%T), $SECONDS s)"
+(cd tools/experiments && python3 plan_aa_from_e81.py "$E" ../../plans/h200.json "$O/plan-aa.json") | tee "$O/plan-rule.txt"
+rm -f "$E"/b-*.json  # packed in bench-e81.tar.xz by ab_configs.sh
+tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
+if [ -f "$O/plan-aa.json" ]; then
+  RESULTS=0 tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-aa.json" AA
+else
+  echo "ship plan AA: 0 ($SECONDS s)"
+fi
+echo "done ($SECONDS s)"
