@@ -95,10 +95,6 @@ KernelFn red5_kernel_for(int kord) {
   if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
   if (kord == 8) return wgmma_tma_red5_kernel<BM, 8>;  // wsl1
   if (kord == 9) return wgmma_tma_red5_kernel<BM, 9>;  // ki1.wsl1
-  if constexpr (BM <= 128) {  // E81: split 1, plain stores (st1), with and without the slabs
-    if (kord == 16) return wgmma_tma_red5_kernel<BM, 16>;  // st1
-    if (kord == 24) return wgmma_tma_red5_kernel<BM, 24>;  // wsl1.st1
-  }
   if constexpr (BM >= 128) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
     if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
@@ -115,11 +111,9 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
     default: return nullptr;
   }
 }
-// The k-block order, W layout and epilogue of a config (the kernel's KORD):
-// ki | ko << 2 | wsl << 3 | st << 4.
+// The k-block order and W layout of a config (the kernel's KORD): ki | ko << 2 | wsl << 3.
 int kord_of(const Config& c) {
-  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (c.get("wsl", 0) != 0 ? 8 : 0) |
-         (c.get("st", 0) != 0 ? 16 : 0);
+  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (c.get("wsl", 0) != 0 ? 8 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -142,9 +136,7 @@ class WgmmaTma final : public PreparedMethod {
     if (!kernel_)
       throw Error(StatusCode::unsupported,
                   "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128; "
-                  "wsl1: rk1 or wt1, not with ko1; st1: rk1, bm 64 or 128, no ki / ko)");
-    if (cfg.get("st", 0) != 0 && split_ != 1)  // E81: each CTA stores its tile, so it must own all of K
-      throw Error(StatusCode::invalid_argument, "wgmma_tma: st1 (plain stores) needs split = 1");
+                  "wsl1: rk1 or wt1, not with ko1)");
     if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (SharedLayouts)
       if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
         throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
@@ -555,18 +547,6 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"wsl", 1});
     list.push_back(c);
   }
-  // ---- E81 (session 23): no K split at all, each CTA storing its tile with plain 16-byte
-  // stores (st1: no zero warp, no flags, no atomics), the token tiles along grid.y: cuBLAS's own
-  // tiling at the N = 8192 shapes (P22: nvjet 128x128 at unpooler / o M 256, 128x64 at o M 128),
-  // 64 N tiles x 2 token tiles = 128 CTAs for o / unpooler at M 65..128 (bm64) and 129..256
-  // (bm128); with and without W's k-block slabs.
-  for (int bm : {64, 128})
-    for (int wsl : {0, 1}) {
-      Config c = with_rk(cfg(bm, 1, 1, 1, 5));
-      if (wsl) c.params.push_back({"wsl", 1});
-      c.params.push_back({"st", 1});
-      list.push_back(c);
-    }
   return list;
 }
 
@@ -618,14 +598,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (wsl != 0 && wsl != 1) return "wgmma_tma: wsl must be 0 (W as given) or 1 (W's k-block slabs, E65)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
   if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
-  const int st = c.get("st", 0);
-  if (st != 0) {  // E81: split 1, each CTA's tile stored with plain stores
-    if (st != 1) return "wgmma_tma: st must be 0 (bf16 atomics) or 1 (plain stores, split 1, E81)";
-    if (rk != 1) return "wgmma_tma: st1 is instantiated for rk1 (red5's own entry point) only";
-    if (split != 1) return "wgmma_tma: st1 needs split = 1 (a CTA stores its tile: it must own all of K)";
-    if (ki != 0 || ko != 0) return "wgmma_tma: st1 has one K range per tile (no ki / ko)";
-    if (!kernel_for(bm, bn, true, kord_of(c))) return "wgmma_tma: st1 is instantiated at bm 64 and 128";
-  }
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))
     return "wgmma_tma: ki1 and ki1.ko1 are instantiated for rk1 (red5's own entry point) at bm 128, 192, 256; ko1 needs ki1";
   if (wt != 0) {  // work table (E58)

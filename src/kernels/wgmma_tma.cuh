@@ -499,9 +499,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     (kb*64, n0) of W itself. The CTAs that read k-block kb at the same time then read one
 //     contiguous slab instead of BN rows 2*K bytes apart (ledger L7: a grid that reads one window
 //     of memory at a time streams 5-9 % faster than one whose CTAs each stream their own range).
-// kST (E81, red5's entry only, split 1): each CTA owns its whole K range, so its tile is stored
-// into y with plain 16-byte stores: no zero warp, no flags, no atomics.
-template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kST = false>
+template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -524,7 +522,6 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
   static_assert(kKI == 0 || kKI == 1, "kKI: 0 (contiguous K ranges) or 1 (interleaved k-blocks; ki2 was refuted, E63)");
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
-  static_assert(!kST || (!kWorkTable && kKI == 0 && !kKO), "kST: one K range per tile (split 1), equal split");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -687,8 +684,8 @@ __device__ __forceinline__ void wgmma_tma_body(
         }
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
-    } else if (atomic_combine && !kST && threadIdx.x / 32 == 1) {
-      // the zero warp (red5; kST stores its tile and has none): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
+    } else if (atomic_combine && threadIdx.x / 32 == 1) {
+      // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = kWorkTable ? table->n_tiles : int(gridDim.x) / split;
       const int live = min(BM, m - m0);
       // Its share of the tile's rows is zeroed only after this CTA's first stage has landed (the
@@ -725,8 +722,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
-      if (atomic_combine && !kST && tid < 32)
-        ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
+      if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
@@ -764,18 +760,9 @@ __device__ __forceinline__ void wgmma_tma_body(
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
     consumer_bar_sync();                                   // every consumer's fragments are parked
+    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
-    if constexpr (kST) {  // E81: the CTA's whole K range: its tile is y's, 16 bytes per store
-      for (int i = tid; i < live * kChunks; i += 128 * kConsumerWGs) {
-        const int t = i / kChunks, c = i % kChunks;
-        *reinterpret_cast<uint4*>(y + int64_t(m0 + t) * n_out + n0 + c * 8) =
-            ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2));
-      }
-      stamp(6);
-      return;
-    }
-    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
     for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
@@ -848,17 +835,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 // red5 with red = 5 and mc = 1 compiled in (E59, config key rk1): the same work as wgmma_tma_kernel
 // with red5, without the cluster / DSMEM / L2-slot paths in its code (mc and red are ignored).
-// KORD = kKI | kKO << 2 | kWSL << 3 | kST << 4 (the body's k-block order, config keys ki1, ko1,
-// E63 / E64; W's layout, wsl1, E65; and st1, E81: split 1 with plain stores): 0 is W itself in
-// contiguous K ranges, tile-major block order, bf16 atomics.
+// KORD = kKI | kKO << 2 | kWSL << 3 (the body's k-block order, config keys ki1, ko1, E63 / E64;
+// and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0>(
-      tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags, stamps, nullptr);
+  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split,
+                                                                        /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags,
+                                                                        stamps, nullptr);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).

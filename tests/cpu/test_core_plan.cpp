@@ -246,7 +246,7 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   int rk = 0, rk_ki = 0, wt = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.ends_with(".st1")) continue;  // st1 (E81): its own test below
+    if (c.rfind("wgmma_tma.", 0) != 0) continue;
     const std::size_t at = c.find(".wsl1");
     if (at == std::string::npos) continue;
     EXPECT_EQ(at + 5, c.size()) << c << ": wsl1 is the last key";
@@ -273,37 +273,6 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.ko1.wsl1").find("not instantiated with ko1"),
             std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"), "");
-}
-
-// Plain stores at split 1 (st1, E81) are listed as the last key of rk1 configs of the 64- and
-// 128-token tiles, with and without W's k-block slabs; they apply where the one-wave red5 grid
-// does (o / unpooler: 64 N tiles x token tiles <= the SMs), and the host refuses by name a split
-// other than 1, another st value, st1 off rk1 or with ki / ko, and the tiles with no instantiation.
-TEST(Methods, WgmmaTmaStoreVariants) {
-  const DeviceInfo d = fake_h200();
-  int st1 = 0;
-  for (const std::string& c : list_method_configs()) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || !c.ends_with(".st1")) continue;
-    ++st1;
-    EXPECT_TRUE(c.ends_with(".rk1.st1") || c.ends_with(".rk1.wsl1.st1")) << c << ": st1 is the last key, on rk1";
-    EXPECT_EQ(c.find(".st1"), c.size() - 4) << c;
-    EXPECT_NE(c.find(".split1."), std::string::npos) << c;
-    const bool bm64 = c.find(".bm64.") != std::string::npos;
-    for (const char* fam : {"o", "unpooler"}) {
-      const ProjectionSpec s = builtin_spec(fam);
-      EXPECT_EQ(method_applicability(s, c, bm64 ? 65 : 129, bm64 ? 128 : 256, d), "") << c << " " << fam;
-      if (bm64)  // 3 token tiles x 64 N tiles at m = 129: not one wave
-        EXPECT_NE(method_applicability(s, c, 129, 129, d).find("exceeds"), std::string::npos) << c << " " << fam;
-    }
-  }
-  EXPECT_EQ(st1, 4);
-  auto why = [](const char* name) { return wgmma_tma_refusal("unpooler", name, 65, 128); };
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.st1").find("needs split = 1"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.st2").find("st must be"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.st1").find("for rk1"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.st1").find("no ki / ko"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm256.split1.mc1.stages4.xfit1.red5.rk1.st1").find("bm 64 and 128"), std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.wsl1.st1"), "");
 }
 
 // splitk_mma_l2's two warps per slab (wk2, E80) are compiled for rows 64 only: the listed wk2
