@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Session 23, call 4: plan Z2 = plan Z with o's ranges moved by E82, splitk_mma_l2 with four warps
+per 16-row slab (wk4), by the rule of plan_z2_from_e80b.py, fixed before the run: per incumbent
+range (plan_rule.best_candidate) a candidate's span is the run of measured M it gains >= 0 at that
+holds the most scored M with a gain >= +1 % (to the range's edge where the run reaches its first /
+last measured M); only candidates with a passing `projkit check` over o M 1..64 count; of one
+range's candidates the one with the largest mean gain over the scored M of its span moves. A range
+with no scored M (o M 33..64, the baseline) moves only if a candidate gains >= +1 % at every
+measured M. gain = min(ratio gain, time gain) - 1 over the two runs of each config (300 pairs
+each), against the incumbent (each case's first config).
+- o M 1..8 (rows64.split1) against wk4 / stages8.wk4, measured at 1 / 4 / 8;
+- o M 9..16 (rows64.split1.wk2) against wk4 / stages8.wk4, measured at 9 / 12 / 16;
+- o M 17..32 (rows64.split1.stages8) against stages8.wk4 / wk4, measured at 17 / 24 / 32;
+- o M 33..64 (the baseline) against stages8.wk4 / wk4, measured at 33 / 40 / 48 / 56 / 64.
+Usage: plan_z2_from_e82.py AB_DIR PLAN_IN PLAN_OUT"""
+import json, os, sys
+
+from plan_rule import SCORED, best_candidate, check_passed, gain, load_ab, pct, set_range, write_plan
+
+L = 'splitk_mma_l2.rows64.split1'
+W4, S4 = [L + '.wk4', L + '.stages8.wk4'], [L + '.stages8.wk4', L + '.wk4']
+RANGES = [(L, W4, (1, 8), (1, 4, 8)),
+          (L + '.wk2', W4, (9, 16), (9, 12, 16)),
+          (L + '.stages8', S4, (17, 32), (17, 24, 32)),
+          ('baseline', S4, (33, 64), (33, 40, 48, 56, 64))]
+
+
+def unscored_pick(ab, ab_dir, inc, cands, rng, measured):
+    """A range without scored M: the candidate gaining >= +1 % at every measured M (largest mean)."""
+    best = None
+    for cand in cands:
+        g = [gain(ab[('o', m)][inc], ab[('o', m)][cand]) if inc in ab.get(('o', m), {}) and cand in ab.get(('o', m), {})
+             else None for m in measured]
+        ok = all(x is not None and x >= 0.01 for x in g) and check_passed(os.path.join(ab_dir, f'check-{cand}.txt'))
+        print(f'  unscored range, {cand}: every M >= +1 %: {ok}' + (f' (mean {pct(sum(g) / len(g))})' if ok else ''))
+        if ok and (best is None or sum(g) / len(g) > best[0]):
+            best = (sum(g) / len(g), cand)
+    return (best[1], rng[0], rng[1]) if best else None
+
+
+if __name__ == '__main__':
+    ab_dir, plan_in, plan_out = sys.argv[1:4]
+    ab = load_ab(ab_dir, 'e82')
+    plan = json.load(open(plan_in))
+    changed = False
+    for inc, cands, rng, measured in RANGES:
+        pick = best_candidate(ab, ab_dir, f'E82 o {rng[0]}..{rng[1]}', 'o', inc, cands, rng, measured)
+        if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
+            pick = unscored_pick(ab, ab_dir, inc, cands, rng, measured)
+        if pick:
+            set_range(plan, 'o', pick[1], pick[2], pick[0])
+            changed = True
+    if changed:
+        write_plan(plan, plan_out)
+        print(f'plan Z2 written to {plan_out}')
