@@ -1,8 +1,9 @@
 """Shared by the plan rules of sessions 20 (plan_v_from_e69.py, plan_w_from_e70.py,
 plan_x_from_e71.py), 21 (plan_w_from_e72.py, plan_x_from_e74.py) and 22 (plan_y_from_e77.py,
-plan_y_from_e78.py, plan_z_from_e80.py): read a same-binary A/B's bench JSONs, read a `projkit check`
-verdict, move an M range of a plan to another method, write a plan in the layout of plans/h200.json;
-session 22's candidate span and best-candidate choice."""
+plan_y_from_e78.py, plan_z_from_e80.py) and 23 (plan_aa_from_e81.py, plan_z2_from_e80b.py,
+plan_z2_from_e82.py): read a same-binary A/B's bench JSONs, read a `projkit check` verdict, move an M
+range of a plan to another method, write a plan in the layout of plans/h200.json; session 22's
+candidate span and best-candidate choice; session 23's rule for a range without scored M."""
 import glob, json, os, statistics as st
 
 SCORED = (1, 8, 16, 32, 128, 256)  # the default workload's loads
@@ -113,3 +114,18 @@ def best_candidate(ab, ab_dir, label, fam, inc, cands, rng, measured):
         return None
     print(f'{label}: adopt {best[1]}')
     return best[1], best[2][0], best[2][1]
+
+
+def unscored_candidate(ab, ab_dir, fam, inc, cands, rng, measured):
+    """Session 23's rule for a range that holds no scored M (best_candidate's span needs one): the
+    candidate that gains >= +1 % at every measured M, with a passing check (AB_DIR/check-<config>.txt);
+    the largest mean gain if several do; prints each verdict. (candidate, lo, hi) or None."""
+    best = None
+    for cand in cands:
+        v = [ab.get((fam, m), {}) for m in measured]
+        g = [gain(x[inc], x[cand]) if inc in x and cand in x else None for x in v]
+        ok = all(x is not None and x >= 0.01 for x in g) and check_passed(os.path.join(ab_dir, f'check-{cand}.txt'))
+        print(f'  unscored range, {cand}: every M >= +1 %: {ok}' + (f' (mean {pct(sum(g) / len(g))})' if ok else ''))
+        if ok and (best is None or sum(g) / len(g) > best[0]):
+            best = (sum(g) / len(g), cand)
+    return (best[1], rng[0], rng[1]) if best else None

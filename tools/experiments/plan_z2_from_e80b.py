@@ -14,12 +14,12 @@ the two runs of each config (400 pairs each), against the incumbent (each case's
   This range holds no scored M (best_candidate's span needs one), so here a candidate moves only
   if it gains >= +1 % at every measured M of the range (the largest mean gain if several do), with
   a passing check: issue 5's "every M of 1..64 >= 1.00x" at o.
-Usage: plan_z2_from_e80b.py AB_DIR PLAN_IN PLAN_OUT"""
+Usage: plan_z2_from_e80b.py AB_DIR PLAN_IN PLAN_OUT
+(The unscored-range rule moved into plan_rule.unscored_candidate after the call, in the session's
+review; on the call's files the rule prints the same lines.)"""
 import json, sys
 
-import os
-
-from plan_rule import best_candidate, check_passed, gain, load_ab, pct, set_range, write_plan
+from plan_rule import SCORED, best_candidate, load_ab, set_range, unscored_candidate, write_plan
 
 L = 'splitk_mma_l2.rows64.split1'
 RANGES = [(L + '.stages8', [L + '.stages8.wk2', L + '.wk2'], (17, 32), (17, 20, 24, 28, 32)),
@@ -32,18 +32,8 @@ if __name__ == '__main__':
     changed = False
     for inc, cands, rng, measured in RANGES:
         pick = best_candidate(ab, ab_dir, f'E80b o {rng[0]}..{rng[1]}', 'o', inc, cands, rng, measured)
-        if pick is None and not any(rng[0] <= m <= rng[1] for m in (1, 8, 16, 32, 128, 256)):
-            best = None  # no scored M: every measured M must gain >= +1 %
-            for cand in cands:
-                v = [ab.get(('o', m), {}) for m in measured]
-                g = [gain(x[inc], x[cand]) if inc in x and cand in x else None for x in v]
-                ok = all(x is not None and x >= 0.01 for x in g) and check_passed(
-                    os.path.join(ab_dir, f'check-{cand}.txt'))
-                print(f'  unscored range, {cand}: every M >= +1 %: {ok}' + (f' (mean {pct(sum(g) / len(g))})' if ok else ''))
-                if ok and (best is None or sum(g) / len(g) > best[0]):
-                    best = (sum(g) / len(g), cand)
-            if best:
-                pick = (best[1], rng[0], rng[1])
+        if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
+            pick = unscored_candidate(ab, ab_dir, 'o', inc, cands, rng, measured)
         if pick:
             set_range(plan, 'o', pick[1], pick[2], pick[0])
             changed = True

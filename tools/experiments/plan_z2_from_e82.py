@@ -13,9 +13,9 @@ each), against the incumbent (each case's first config).
 - o M 17..32 (rows64.split1.stages8) against stages8.wk4 / wk4, measured at 17 / 24 / 32;
 - o M 33..64 (the baseline) against stages8.wk4 / wk4, measured at 33 / 40 / 48 / 56 / 64.
 Usage: plan_z2_from_e82.py AB_DIR PLAN_IN PLAN_OUT"""
-import json, os, sys
+import json, sys
 
-from plan_rule import SCORED, best_candidate, check_passed, gain, load_ab, pct, set_range, write_plan
+from plan_rule import SCORED, best_candidate, load_ab, set_range, unscored_candidate, write_plan
 
 L = 'splitk_mma_l2.rows64.split1'
 W4, S4 = [L + '.wk4', L + '.stages8.wk4'], [L + '.stages8.wk4', L + '.wk4']
@@ -23,20 +23,6 @@ RANGES = [(L, W4, (1, 8), (1, 4, 8)),
           (L + '.wk2', W4, (9, 16), (9, 12, 16)),
           (L + '.stages8', S4, (17, 32), (17, 24, 32)),
           ('baseline', S4, (33, 64), (33, 40, 48, 56, 64))]
-
-
-def unscored_pick(ab, ab_dir, inc, cands, rng, measured):
-    """A range without scored M: the candidate gaining >= +1 % at every measured M (largest mean)."""
-    best = None
-    for cand in cands:
-        g = [gain(ab[('o', m)][inc], ab[('o', m)][cand]) if inc in ab.get(('o', m), {}) and cand in ab.get(('o', m), {})
-             else None for m in measured]
-        ok = all(x is not None and x >= 0.01 for x in g) and check_passed(os.path.join(ab_dir, f'check-{cand}.txt'))
-        print(f'  unscored range, {cand}: every M >= +1 %: {ok}' + (f' (mean {pct(sum(g) / len(g))})' if ok else ''))
-        if ok and (best is None or sum(g) / len(g) > best[0]):
-            best = (sum(g) / len(g), cand)
-    return (best[1], rng[0], rng[1]) if best else None
-
 
 if __name__ == '__main__':
     ab_dir, plan_in, plan_out = sys.argv[1:4]
@@ -46,7 +32,7 @@ if __name__ == '__main__':
     for inc, cands, rng, measured in RANGES:
         pick = best_candidate(ab, ab_dir, f'E82 o {rng[0]}..{rng[1]}', 'o', inc, cands, rng, measured)
         if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
-            pick = unscored_pick(ab, ab_dir, inc, cands, rng, measured)
+            pick = unscored_candidate(ab, ab_dir, 'o', inc, cands, rng, measured)
         if pick:
             set_range(plan, 'o', pick[1], pick[2], pick[0])
             changed = True
