@@ -8,6 +8,8 @@
 #    rounds against plan Z and the ship verdict (plan_ab_ship.sh with RESULTS=0: every changed scored
 #    case gains >= +0.5 % in mean paired ratio, the mean score change >= -0.3 %); the results of a
 #    shipped plan are the next call's.
+# (The call ran step 3 inline; it moved into rule_and_ship.sh, the same commands, in the session's
+# review.)
 # Usage: tools/experiments/call2_s23.sh BIN OUT_DIR   (~3-8 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
@@ -41,13 +43,5 @@ unpooler:160:$U192,$A128,$B128 unpooler:192:$U192,$A128,$B128 unpooler:224:$U256
 unpooler:240:$U256,$A128,$B128 unpooler:256:$U256,$A128,$B128 pooler:256:$P256,$A64" TAG=e81 KEEP_JSON=1 \
   timeout 240 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 cat "$E/summary-e81.txt"
-echo "== plan rule ($(date +%T), $SECONDS s)"
-(cd tools/experiments && python3 plan_aa_from_e81.py "$E" ../../plans/h200.json "$O/plan-aa.json") | tee "$O/plan-rule.txt"
-rm -f "$E"/b-*.json  # packed in bench-e81.tar.xz by ab_configs.sh
-tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
-if [ -f "$O/plan-aa.json" ]; then
-  RESULTS=0 tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-aa.json" AA
-else
-  echo "ship plan AA: 0 ($SECONDS s)"
-fi
+tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_aa_from_e81.py AA
 echo "done ($SECONDS s)"

@@ -7,6 +7,8 @@
 # 3. plan Z2 by plan_z2_from_e80b.py (rule in its docstring); if it moved the plan, three plan A/B
 #    rounds against plan Z and the ship verdict (plan_ab_ship.sh, RESULTS=0); results are the next
 #    call's.
+# (The call ran step 3 inline; it moved into rule_and_ship.sh, the same commands, in the session's
+# review.)
 # Usage: tools/experiments/call3_s23.sh BIN OUT_DIR   (~2-6 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
@@ -23,13 +25,5 @@ S8=$L.stages8; C32="$S8,$S8.wk2,$L.wk2"; C64="baseline,$S8.wk2,$S8"
 CASES="o:17:$C32 o:20:$C32 o:24:$C32 o:28:$C32 o:32:$C32 o:33:$C64 o:40:$C64 o:48:$C64 o:56:$C64 o:64:$C64" \
   PAIRS=400 TAG=e80b KEEP_JSON=1 timeout 200 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 cat "$E/summary-e80b.txt"
-echo "== plan rule ($(date +%T), $SECONDS s)"
-(cd tools/experiments && python3 plan_z2_from_e80b.py "$E" ../../plans/h200.json "$O/plan-z2.json") | tee "$O/plan-rule.txt"
-rm -f "$E"/b-*.json  # packed in bench-e80b.tar.xz by ab_configs.sh
-tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
-if [ -f "$O/plan-z2.json" ]; then
-  RESULTS=0 tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-z2.json" Z2
-else
-  echo "ship plan Z2: 0 ($SECONDS s)"
-fi
+tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z2_from_e80b.py Z2
 echo "done ($SECONDS s)"

@@ -26,14 +26,5 @@ CASES="o:1:$C8 o:4:$C8 o:8:$C8 o:9:$C16 o:12:$C16 o:16:$C16 o:17:$C32 o:24:$C32 
 o:33:$C64 o:40:$C64 o:48:$C64 o:56:$C64 o:64:$C64" PAIRS=300 TAG=e82 KEEP_JSON=1 \
   timeout 240 tools/experiments/ab_configs.sh "$BIN" "$E" >/dev/null
 cat "$E/summary-e82.txt"
-echo "== plan rule ($(date +%T), $SECONDS s)"
-(cd tools/experiments && python3 plan_z2_from_e82.py "$E" ../../plans/h200.json "$O/plan-z2.json") | tee "$O/plan-rule.txt"
-rm -f "$E"/b-*.json  # packed in bench-e82.tar.xz by ab_configs.sh
-tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
-if [ -f "$O/plan-z2.json" ]; then
-  RESULTS=0 tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-z2.json" Z2
-  cp "$O/plan-z2.json" "$O/plan-z2-candidate.json"
-else
-  echo "ship plan Z2: 0 ($SECONDS s)"
-fi
+tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z2_from_e82.py Z2
 echo "done ($SECONDS s)"
