@@ -15,7 +15,7 @@ baseline, which plan Z runs there).
 Usage: plan_aa_from_e81.py AB_DIR PLAN_IN PLAN_OUT"""
 import json, sys
 
-from plan_rule import best_candidate, load_ab, set_range, write_plan
+from plan_rule import load_ab, move_ranges, write_plan
 
 W = 'wgmma_tma.bn128.'
 ST64, ST128 = W + 'bm64.split1.mc1.stages8.xfit1.red5.rk1', W + 'bm128.split1.mc1.stages6.xfit1.red5.rk1'
@@ -29,14 +29,7 @@ RANGES = [('o', 'baseline', C64, (65, 128), (65, 96, 128)),
 
 if __name__ == '__main__':
     ab_dir, plan_in, plan_out = sys.argv[1:4]
-    ab = load_ab(ab_dir, 'e81')
     plan = json.load(open(plan_in))
-    changed = False
-    for fam, inc, cands, rng, measured in RANGES:
-        pick = best_candidate(ab, ab_dir, f'E81 {fam} {rng[0]}..{rng[1]}', fam, inc, cands, rng, measured)
-        if pick:
-            set_range(plan, fam, pick[1], pick[2], pick[0])
-            changed = True
-    if changed:
+    if move_ranges(load_ab(ab_dir, 'e81'), ab_dir, plan, 'E81', RANGES):
         write_plan(plan, plan_out)
         print(f'plan AA written to {plan_out}')

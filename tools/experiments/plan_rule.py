@@ -129,3 +129,18 @@ def unscored_candidate(ab, ab_dir, fam, inc, cands, rng, measured):
         if ok and (best is None or sum(g) / len(g) > best[0]):
             best = (sum(g) / len(g), cand)
     return (best[1], rng[0], rng[1]) if best else None
+
+
+def move_ranges(ab, ab_dir, plan, label, ranges):
+    """Session 23's rules: for each (family, incumbent, candidates, (lo, hi), measured M) of ranges,
+    best_candidate, or for a range with no scored M unscored_candidate; the pick's span moves in
+    plan (set_range). Returns whether the plan changed."""
+    changed = False
+    for fam, inc, cands, rng, measured in ranges:
+        pick = best_candidate(ab, ab_dir, f'{label} {fam} {rng[0]}..{rng[1]}', fam, inc, cands, rng, measured)
+        if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
+            pick = unscored_candidate(ab, ab_dir, fam, inc, cands, rng, measured)
+        if pick:
+            set_range(plan, fam, pick[1], pick[2], pick[0])
+            changed = True
+    return changed

@@ -19,24 +19,15 @@ Usage: plan_z2_from_e80b.py AB_DIR PLAN_IN PLAN_OUT
 review; on the call's files the rule prints the same lines.)"""
 import json, sys
 
-from plan_rule import SCORED, best_candidate, load_ab, set_range, unscored_candidate, write_plan
+from plan_rule import load_ab, move_ranges, write_plan
 
 L = 'splitk_mma_l2.rows64.split1'
-RANGES = [(L + '.stages8', [L + '.stages8.wk2', L + '.wk2'], (17, 32), (17, 20, 24, 28, 32)),
-          ('baseline', [L + '.stages8.wk2', L + '.stages8'], (33, 64), (33, 40, 48, 56, 64))]
+RANGES = [('o', L + '.stages8', [L + '.stages8.wk2', L + '.wk2'], (17, 32), (17, 20, 24, 28, 32)),
+          ('o', 'baseline', [L + '.stages8.wk2', L + '.stages8'], (33, 64), (33, 40, 48, 56, 64))]
 
 if __name__ == '__main__':
     ab_dir, plan_in, plan_out = sys.argv[1:4]
-    ab = load_ab(ab_dir, 'e80b')
     plan = json.load(open(plan_in))
-    changed = False
-    for inc, cands, rng, measured in RANGES:
-        pick = best_candidate(ab, ab_dir, f'E80b o {rng[0]}..{rng[1]}', 'o', inc, cands, rng, measured)
-        if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
-            pick = unscored_candidate(ab, ab_dir, 'o', inc, cands, rng, measured)
-        if pick:
-            set_range(plan, 'o', pick[1], pick[2], pick[0])
-            changed = True
-    if changed:
+    if move_ranges(load_ab(ab_dir, 'e80b'), ab_dir, plan, 'E80b', RANGES):
         write_plan(plan, plan_out)
         print(f'plan Z2 written to {plan_out}')

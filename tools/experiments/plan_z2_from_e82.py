@@ -15,27 +15,18 @@ each), against the incumbent (each case's first config).
 Usage: plan_z2_from_e82.py AB_DIR PLAN_IN PLAN_OUT"""
 import json, sys
 
-from plan_rule import SCORED, best_candidate, load_ab, set_range, unscored_candidate, write_plan
+from plan_rule import load_ab, move_ranges, write_plan
 
 L = 'splitk_mma_l2.rows64.split1'
 W4, S4 = [L + '.wk4', L + '.stages8.wk4'], [L + '.stages8.wk4', L + '.wk4']
-RANGES = [(L, W4, (1, 8), (1, 4, 8)),
-          (L + '.wk2', W4, (9, 16), (9, 12, 16)),
-          (L + '.stages8', S4, (17, 32), (17, 24, 32)),
-          ('baseline', S4, (33, 64), (33, 40, 48, 56, 64))]
+RANGES = [('o', L, W4, (1, 8), (1, 4, 8)),
+          ('o', L + '.wk2', W4, (9, 16), (9, 12, 16)),
+          ('o', L + '.stages8', S4, (17, 32), (17, 24, 32)),
+          ('o', 'baseline', S4, (33, 64), (33, 40, 48, 56, 64))]
 
 if __name__ == '__main__':
     ab_dir, plan_in, plan_out = sys.argv[1:4]
-    ab = load_ab(ab_dir, 'e82')
     plan = json.load(open(plan_in))
-    changed = False
-    for inc, cands, rng, measured in RANGES:
-        pick = best_candidate(ab, ab_dir, f'E82 o {rng[0]}..{rng[1]}', 'o', inc, cands, rng, measured)
-        if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
-            pick = unscored_candidate(ab, ab_dir, 'o', inc, cands, rng, measured)
-        if pick:
-            set_range(plan, 'o', pick[1], pick[2], pick[0])
-            changed = True
-    if changed:
+    if move_ranges(load_ab(ab_dir, 'e82'), ab_dir, plan, 'E82', RANGES):
         write_plan(plan, plan_out)
         print(f'plan Z2 written to {plan_out}')
