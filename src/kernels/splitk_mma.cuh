@@ -35,8 +35,7 @@ constexpr int kBK = 128;           // K per ring stage (256 B per smem row)
 
 // WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows).
 // WK:    warps sharing one slab, each taking 1/WK of every stage's k16 steps (intra-CTA
-//        split-K): more warps per SM sub-partition to hide ldmatrix/mma latency (1, 2 or 4; 4 is
-//        E82's, session 23).
+//        split-K): more warps per SM sub-partition to hide ldmatrix/mma latency at MT >= 32.
 // MT:    token tile (MMA n dimension), 8/16/32/64; runtime m <= MT, rows >= m are zeros.
 template <int WARPS, int WK, int MT>
 struct Shape {
@@ -53,14 +52,12 @@ struct Shape {
   static constexpr int kNT = MT / 8;                      // n8 tiles per warp
 
   static_assert(MT == 8 || MT == 16 || MT == 32 || MT == 64, "MT: token tile 8/16/32/64");
-  static_assert(WK == 1 || WK == 2 || WK == 4, "WK: 1, 2 or 4 warps per row slab");
+  static_assert(WK == 1 || WK == 2, "WK: 1 or 2 warps per row slab");
   static_assert(WARPS * WK >= 1 && WARPS * WK <= 32, "block <= 1024 threads");
   static_assert(kChunks == 16, "swizzle assumes 16 chunks (256 B) per smem row");
   static_assert((kBN * kChunks) % kThreads == 0, "W tile chunks must divide evenly over threads");
   static_assert((kBK / 16) % WK == 0, "k16 steps per stage must divide over WK warps");
-  // The partial tile reuses the ring; WK 4 at MT 64 (E82) needs more than two stages, which its one
-  // user sizes for (splitk_mma_l2's smem_for: max(ring, partials)).
-  static_assert(WK == 4 || kRedBytes <= 2 * kStageBytes, "partial tile must fit in the (>= 2 stage) ring");
+  static_assert(kRedBytes <= 2 * kStageBytes, "partial tile must fit in the (>= 2 stage) ring");
   static_assert((kRedStride * 4) % 16 == 0, "partial rows must stay float4-aligned");
 };
 

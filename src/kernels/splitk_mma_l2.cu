@@ -51,7 +51,7 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 // grid.x = tiles * split, block = (tile = blockIdx.x / split, K slice = blockIdx.x % split).
 // WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows; compiled 4 -> 64 rows, 8 -> 128 rows).
 // MT:    token tile (8/16/32/64), the smallest >= m; token rows >= m are zero-filled.
-// WK:    warps per 16-row slab (config key wk, E80): 1, or 2 (or 4, E82) splitting each stage's k16 steps
+// WK:    warps per 16-row slab (config key wk, E80): 1, or 2 splitting each stage's k16 steps
 //        (splitk::Shape), their fp32 partials summed in a fixed order in the epilogue. P20: with
 //        WK = 1 each SM sub-partition runs one warp, and o's call is that warp's instruction
 //        stream (active cycles = instructions x ~4.8 cycles each), not the HBM stream.
@@ -164,10 +164,9 @@ KernelInfo select_mt(int m) {
 }
 
 // Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels, and rows 64
-// with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more, and with four (wk4, E82) = 4 more.
+// with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more.
 KernelInfo select(int rows, int m, int wk = 1) {
   if (wk == 2) return rows == 64 ? select_mt<4, 2>(m) : KernelInfo{};
-  if (wk == 4) return rows == 64 ? select_mt<4, 4>(m) : KernelInfo{};
   if (wk != 1) return {};
   if (rows == 64) return select_mt<4>(m);
   if (rows == 128) return select_mt<8>(m);
@@ -201,7 +200,7 @@ class SplitkMmaL2 final : public PreparedMethod {
   SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk)
       : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), max_m_(std::min(ctx.max_m, kMaxTokens)) {
     if (!select(rows, 1, wk).fn)
-      throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 / 4 with rows 64)");
+      throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64)");
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
     int smem_per_sm = 0, reserved = 0;
     cuda_check(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ctx.dev.ordinal),
@@ -321,11 +320,6 @@ std::vector<Config> l2_configs() {
       // cycles each (active cycles = the kernel time, HBM at 42-47 % of peak).
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wk", 2}}},
-      // E82 (session 23): four warps per slab (512 threads, two k16 steps per warp and stage). E80b
-      // measured wk2 13 % faster than wk1 at the 64-token tile (o M 33..64, still 6-8 % behind
-      // cuBLAS) and wk2 5.5 % faster at M 9..16, but 1-2.7 % slower at M 17..32.
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 4}}},
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wk", 4}}},
   };
 }
 
@@ -333,7 +327,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
   const int rows = cfg.get("rows", 0), cfg_split = cfg.get("split", 0);
   const int stages = cfg.get("stages", kDefaultStages), wk = cfg.get("wk", 1);
   if (!select(rows, 1).fn) return "splitk_mma_l2: rows" + std::to_string(rows) + " is not compiled (rows 64 | 128)";
-  if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 / 4 with rows 64 (E80, E82)";
+  if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 with rows 64 (E80)";
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)

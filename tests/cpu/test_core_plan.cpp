@@ -275,14 +275,12 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"), "");
 }
 
-// splitk_mma_l2's two and four warps per slab (wk2, E80; wk4, E82) are compiled for rows 64 only:
-// the listed configs apply to o wherever their wk1 twins do, and another rows or wk value is
-// refused by name.
+// splitk_mma_l2's two warps per slab (wk2, E80) are compiled for rows 64 only: the listed wk2
+// configs apply to o wherever their wk1 twins do, and another rows or wk value is refused by name.
 TEST(Methods, SplitkMmaL2TwoWarpsPerSlab) {
   const DeviceInfo d = fake_h200();
   const ProjectionSpec o = builtin_spec("o");
-  for (const char* c : {"splitk_mma_l2.rows64.split1.wk2", "splitk_mma_l2.rows64.split1.stages8.wk2",
-                        "splitk_mma_l2.rows64.split1.wk4", "splitk_mma_l2.rows64.split1.stages8.wk4"}) {
+  for (const char* c : {"splitk_mma_l2.rows64.split1.wk2", "splitk_mma_l2.rows64.split1.stages8.wk2"}) {
     const std::string twin = std::string(c).substr(0, std::string(c).size() - 4);  // without ".wk2"
     for (auto [lo, hi] : {std::pair{1, 8}, std::pair{9, 16}, std::pair{17, 32}, std::pair{33, 64}})
       EXPECT_EQ(method_applicability(o, c, lo, hi, d), method_applicability(o, twin, lo, hi, d)) << c << " " << lo;
@@ -290,10 +288,8 @@ TEST(Methods, SplitkMmaL2TwoWarpsPerSlab) {
   }
   const KernelFamily* fam = find_kernel_family("splitk_mma_l2");
   ASSERT_NE(fam, nullptr);
-  for (const char* bad : {"splitk_mma_l2.rows128.split1.wk2", "splitk_mma_l2.rows128.split1.wk4",
-                          "splitk_mma_l2.rows64.split1.wk3", "splitk_mma_l2.rows64.split1.wk8"})
-    EXPECT_NE(fam->applicable(o, Config::parse(bad), 9, 16, d).find("wk must be 1, or 2 / 4 with rows 64"),
-              std::string::npos)
+  for (const char* bad : {"splitk_mma_l2.rows128.split1.wk2", "splitk_mma_l2.rows64.split1.wk3"})
+    EXPECT_NE(fam->applicable(o, Config::parse(bad), 9, 16, d).find("wk must be 1, or 2 with rows 64"), std::string::npos)
         << bad;
 }
 
