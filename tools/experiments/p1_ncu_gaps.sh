@@ -6,9 +6,9 @@
 # are flushed before every replay pass (--cache-control all, like the judge's L2 flush).
 # Usage: [CASES_FILE=F] tools/experiments/p1_ncu_gaps.sh BIN_DIR OUT_DIR [CASE_FILTER]
 #   CASES_FILE (session 17): lines "name family M config kernel-regex" instead of the list below
+#   (tools/experiments/p18_korder.cases: rk1 against its ki1 / ki1.ko1 variants).
 #   NCU_SET (session 23): collect an ncu section set (e.g. full) instead of the six sections;
 #   RAW=1 also writes OUT_DIR/<case>.raw, the raw page (every collected metric) as CSV.
-#   (tools/experiments/p18_korder.cases: rk1 against its ki1 / ki1.ko1 variants).
 #   Each case runs `projkit check --method CFG --families F --m M` under ncu, profiling the
 #   first launch of the method's kernel; OUT_DIR/<case>.ncu-rep holds the full report and
 #   OUT_DIR/<case>.csv the details page. The table printed last: kernel time under ncu, DRAM

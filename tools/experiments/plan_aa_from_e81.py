@@ -12,7 +12,9 @@ baseline, which plan Z runs there).
 - o M 129..256 (baseline) against bm128.st1 / bm128.wsl1.st1, measured at 129 / 160 / 192 / 224 / 256;
 - unpooler M 128 (bm128.split2 ki1) against bm64.st1 / bm64.wsl1.st1, measured at 128;
 - unpooler M 224..256 (bm256.split2 ki1) against bm128.st1 / bm128.wsl1.st1, measured at 224 / 240 / 256.
-Usage: plan_aa_from_e81.py AB_DIR PLAN_IN PLAN_OUT"""
+Usage: plan_aa_from_e81.py AB_DIR PLAN_IN PLAN_OUT
+(The per-range loop moved into plan_rule.move_ranges after the call, in the session's review; on the
+call's files the rule prints the same lines.)"""
 import json, sys
 
 from plan_rule import load_ab, move_ranges, write_plan

@@ -15,8 +15,9 @@ the two runs of each config (400 pairs each), against the incumbent (each case's
   if it gains >= +1 % at every measured M of the range (the largest mean gain if several do), with
   a passing check: issue 5's "every M of 1..64 >= 1.00x" at o.
 Usage: plan_z2_from_e80b.py AB_DIR PLAN_IN PLAN_OUT
-(The unscored-range rule moved into plan_rule.unscored_candidate after the call, in the session's
-review; on the call's files the rule prints the same lines.)"""
+(The per-range loop and the unscored-range rule moved into plan_rule.move_ranges and
+unscored_candidate after the call, in the session's review; on the call's files the rule prints the
+same lines.)"""
 import json, sys
 
 from plan_rule import load_ab, move_ranges, write_plan
