@@ -8,8 +8,8 @@
 #    rounds against plan Z and the ship verdict (plan_ab_ship.sh with RESULTS=0: every changed scored
 #    case gains >= +0.5 % in mean paired ratio, the mean score change >= -0.3 %); the results of a
 #    shipped plan are the next call's.
-# (The call ran step 3 inline; it moved into rule_and_ship.sh, the same commands, in the session's
-# review.)
+# (The call ran steps 1 and 3 inline; they moved into check_candidates.sh and rule_and_ship.sh, the
+# same commands with the calls' longest timeouts, in the session's review.)
 # Usage: tools/experiments/call2_s23.sh BIN OUT_DIR   (~3-8 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
@@ -20,21 +20,9 @@ S64=${W}bm64.split1.mc1.stages8.xfit1.red5.rk1; S128=${W}bm128.split1.mc1.stages
 A64=$S64.st1; B64=$S64.wsl1.st1; A128=$S128.st1; B128=$S128.wsl1.st1
 U128=${W}bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1; U192=${W}bm192.split2.mc1.stages5.xfit1.red5.rk1
 U256=${W}bm256.split2.mc1.stages4.xfit1.red5.rk1.ki1; P256=${W}bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1
-echo "== correctness ($(date +%T))"
-timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='*WgmmaTmaRed5*' >"$E/gtest.txt" 2>&1
-echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$E/gtest.txt" | tr '\n' ' ')"
-for c in "o:65..128:$A64" "unpooler:65..128:$A64" "o:65..128:$B64" "unpooler:65..128:$B64" \
-         "o:129..256:$A128" "unpooler:129..256:$A128" "o:129..256:$B128" "unpooler:129..256:$B128"; do
-  IFS=: read -r f r cfg <<<"$c"
-  timeout 90 "$BIN/projkit" check --method "$cfg" --families "$f" --m "$r" >"$E/check-$f-$cfg.txt" 2>&1
-  echo "check $f $r $cfg rc=$? | $(tail -1 "$E/check-$f-$cfg.txt")"
-done
-# plan_rule.check_passed reads check-<config>.txt: PASS only if every family it was checked on passed
-for cfg in "$A64" "$B64" "$A128" "$B128"; do
-  ok=1
-  for f in "$E"/check-*-"$cfg".txt; do [ "$(tail -n1 "$f")" = "check: PASS" ] || ok=0; done
-  if [ $ok = 1 ]; then echo "check: PASS" >"$E/check-$cfg.txt"; else echo "check: FAIL (per family: check-FAMILY-$cfg.txt)" >"$E/check-$cfg.txt"; fi
-done
+tools/experiments/check_candidates.sh "$BIN" "$E" '*WgmmaTmaRed5*' \
+  "o:65..128:$A64" "unpooler:65..128:$A64" "o:65..128:$B64" "unpooler:65..128:$B64" \
+  "o:129..256:$A128" "unpooler:129..256:$A128" "o:129..256:$B128" "unpooler:129..256:$B128"
 echo "== E81 A/B ($(date +%T))"
 CASES="o:65:baseline,$A64,$B64 o:96:baseline,$A64,$B64 o:128:baseline,$A64,$B64 \
 o:129:baseline,$A128,$B128 o:160:baseline,$A128,$B128 o:192:baseline,$A128,$B128 o:224:baseline,$A128,$B128 \

@@ -7,19 +7,17 @@
 # 3. plan Z2 by plan_z2_from_e80b.py (rule in its docstring); if it moved the plan, three plan A/B
 #    rounds against plan Z and the ship verdict (plan_ab_ship.sh, RESULTS=0); results are the next
 #    call's.
-# (The call ran step 3 inline; it moved into rule_and_ship.sh, the same commands, in the session's
-# review.)
+# (The call ran steps 1 and 3 inline; they moved into check_candidates.sh and rule_and_ship.sh, the
+# same commands with the calls' longest timeouts
+# (check-o-<config>.txt besides check-<config>.txt now), in the session's review.)
 # Usage: tools/experiments/call3_s23.sh BIN OUT_DIR   (~2-6 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 E=$O/ab
 L=splitk_mma_l2.rows64.split1
-echo "== correctness ($(date +%T))"
-for cfg in $L.stages8.wk2 $L.wk2 $L.stages8; do
-  timeout 60 "$BIN/projkit" check --method "$cfg" --families o --m 17..64 >"$E/check-$cfg.txt" 2>&1
-  echo "check o 17..64 $cfg rc=$? | $(tail -1 "$E/check-$cfg.txt")"
-done
+tools/experiments/check_candidates.sh "$BIN" "$E" "" \
+  "o:17..64:$L.stages8.wk2" "o:17..64:$L.wk2" "o:17..64:$L.stages8"
 echo "== E80b A/B ($(date +%T))"
 S8=$L.stages8; C32="$S8,$S8.wk2,$L.wk2"; C64="baseline,$S8.wk2,$S8"
 CASES="o:17:$C32 o:20:$C32 o:24:$C32 o:28:$C32 o:32:$C32 o:33:$C64 o:40:$C64 o:48:$C64 o:56:$C64 o:64:$C64" \

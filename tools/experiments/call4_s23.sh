@@ -6,19 +6,16 @@
 # 3. plan Z2 by plan_z2_from_e82.py (rule in its docstring); if it moved the plan, three plan A/B
 #    rounds against plan Z and the ship verdict (plan_ab_ship.sh, RESULTS=0); a shipped plan's
 #    results are the next call's.
+# (The call ran step 1 inline; it moved into check_candidates.sh, the same commands
+# with the calls' longest timeouts
+# (check-o-<config>.txt besides check-<config>.txt now), in the session's review.)
 # Usage: tools/experiments/call4_s23.sh BIN OUT_DIR   (~3-7 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 E=$O/ab
 L=splitk_mma_l2.rows64.split1
-echo "== correctness ($(date +%T))"
-timeout 200 "$BIN/projkit_gpu_tests" --gtest_filter='*SplitkStream*' >"$E/gtest.txt" 2>&1
-echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$E/gtest.txt" | tr '\n' ' ')"
-for cfg in $L.wk4 $L.stages8.wk4; do
-  timeout 60 "$BIN/projkit" check --method "$cfg" --families o --m 1..64 >"$E/check-$cfg.txt" 2>&1
-  echo "check o 1..64 $cfg rc=$? | $(tail -1 "$E/check-$cfg.txt")"
-done
+tools/experiments/check_candidates.sh "$BIN" "$E" '*SplitkStream*' "o:1..64:$L.wk4" "o:1..64:$L.stages8.wk4"
 echo "== E82 A/B ($(date +%T))"
 C8="$L,$L.wk4,$L.stages8.wk4"; C16="$L.wk2,$L.wk4,$L.stages8.wk4"; C32="$L.stages8,$L.stages8.wk4,$L.wk4"
 C64="baseline,$L.stages8.wk4,$L.wk4"
