@@ -15,9 +15,9 @@ baseline, which plan Z runs there).
 Usage: plan_aa_from_e81.py AB_DIR PLAN_IN PLAN_OUT
 (The per-range loop moved into plan_rule.move_ranges after the call, in the session's review; on the
 call's files the rule prints the same lines.)"""
-import json, sys
+import sys
 
-from plan_rule import load_ab, move_ranges, write_plan
+from plan_rule import rule_main
 
 W = 'wgmma_tma.bn128.'
 ST64, ST128 = W + 'bm64.split1.mc1.stages8.xfit1.red5.rk1', W + 'bm128.split1.mc1.stages6.xfit1.red5.rk1'
@@ -30,8 +30,4 @@ RANGES = [('o', 'baseline', C64, (65, 128), (65, 96, 128)),
           ('unpooler', UNP256, C128, (224, 256), (224, 240, 256))]
 
 if __name__ == '__main__':
-    ab_dir, plan_in, plan_out = sys.argv[1:4]
-    plan = json.load(open(plan_in))
-    if move_ranges(load_ab(ab_dir, 'e81'), ab_dir, plan, 'E81', RANGES):
-        write_plan(plan, plan_out)
-        print(f'plan AA written to {plan_out}')
+    rule_main(sys.argv, 'e81', 'E81', RANGES, 'AA')

@@ -144,3 +144,13 @@ def move_ranges(ab, ab_dir, plan, label, ranges):
             set_range(plan, fam, pick[1], pick[2], pick[0])
             changed = True
     return changed
+
+
+def rule_main(argv, tag, label, ranges, name):
+    """The command line of session 23's rules: RULE.py AB_DIR PLAN_IN PLAN_OUT; move_ranges over
+    the A/B of ab_configs.sh tag `tag`, and the plan written (as plan `name`) only if it changed."""
+    ab_dir, plan_in, plan_out = argv[1:4]
+    plan = json.load(open(plan_in))
+    if move_ranges(load_ab(ab_dir, tag), ab_dir, plan, label, ranges):
+        write_plan(plan, plan_out)
+        print(f'plan {name} written to {plan_out}')

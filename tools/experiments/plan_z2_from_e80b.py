@@ -18,17 +18,13 @@ Usage: plan_z2_from_e80b.py AB_DIR PLAN_IN PLAN_OUT
 (The per-range loop and the unscored-range rule moved into plan_rule.move_ranges and
 unscored_candidate after the call, in the session's review; on the call's files the rule prints the
 same lines.)"""
-import json, sys
+import sys
 
-from plan_rule import load_ab, move_ranges, write_plan
+from plan_rule import rule_main
 
 L = 'splitk_mma_l2.rows64.split1'
 RANGES = [('o', L + '.stages8', [L + '.stages8.wk2', L + '.wk2'], (17, 32), (17, 20, 24, 28, 32)),
           ('o', 'baseline', [L + '.stages8.wk2', L + '.stages8'], (33, 64), (33, 40, 48, 56, 64))]
 
 if __name__ == '__main__':
-    ab_dir, plan_in, plan_out = sys.argv[1:4]
-    plan = json.load(open(plan_in))
-    if move_ranges(load_ab(ab_dir, 'e80b'), ab_dir, plan, 'E80b', RANGES):
-        write_plan(plan, plan_out)
-        print(f'plan Z2 written to {plan_out}')
+    rule_main(sys.argv, 'e80b', 'E80b', RANGES, 'Z2')

@@ -13,9 +13,9 @@ each), against the incumbent (each case's first config).
 - o M 17..32 (rows64.split1.stages8) against stages8.wk4 / wk4, measured at 17 / 24 / 32;
 - o M 33..64 (the baseline) against stages8.wk4 / wk4, measured at 33 / 40 / 48 / 56 / 64.
 Usage: plan_z2_from_e82.py AB_DIR PLAN_IN PLAN_OUT"""
-import json, sys
+import sys
 
-from plan_rule import load_ab, move_ranges, write_plan
+from plan_rule import rule_main
 
 L = 'splitk_mma_l2.rows64.split1'
 W4, S4 = [L + '.wk4', L + '.stages8.wk4'], [L + '.stages8.wk4', L + '.wk4']
@@ -25,8 +25,4 @@ RANGES = [('o', L, W4, (1, 8), (1, 4, 8)),
           ('o', 'baseline', S4, (33, 64), (33, 40, 48, 56, 64))]
 
 if __name__ == '__main__':
-    ab_dir, plan_in, plan_out = sys.argv[1:4]
-    plan = json.load(open(plan_in))
-    if move_ranges(load_ab(ab_dir, 'e82'), ab_dir, plan, 'E82', RANGES):
-        write_plan(plan, plan_out)
-        print(f'plan Z2 written to {plan_out}')
+    rule_main(sys.argv, 'e82', 'E82', RANGES, 'Z2')
