@@ -152,6 +152,7 @@ struct Variant {
   int stages = 0;                                               // TMA: ring depth (its smem)
   bool order_probe = false;  // L7: timed with --order-probes only, never the floor
   bool one_per_sm = false;   // LSU: a grid of one CTA per SM (as the TMA variants) instead of full occupancy
+  int grid_ctas = 0;         // TMA: the grid (at most one CTA per SM); 0 = one CTA per SM
 };
 
 const Variant kVariants[] = {
@@ -182,6 +183,16 @@ const Variant kVariants[] = {
     // CTA per SM and at full occupancy.
     {"order.stream_read_blocked.unroll8.evict_first.sm1", stream_read_kernel<8, ReadHint::evict_first, true>, nullptr, 0, true, true},
     {"order.stream_read_blocked.unroll8.evict_first", stream_read_kernel<8, ReadHint::evict_first, true>, nullptr, 0, true, false},
+    // P24's grid probes (session 24, `--order-probes` only): the interleaved TMA streams over the
+    // grid of a wgmma_tma red5 slab config instead of one CTA per SM. With W's k-block slabs and
+    // ki1, CTA (tile t, K split ks) of a grid of G = tiles x split CTAs loads, at its j-th k-block,
+    // slab ks + split * j, tile t: the 16 KB unit (ks + split * j) * tiles + t. For fixed j the grid
+    // loads G consecutive units, which is exactly the bulk stream interleaved over G CTAs. So these
+    // stream the dense kernels' W bytes in their order, with no x, no tensor work and no epilogue:
+    // G = 64 (pooler bm64.split2), 72 (qkv bm64.split4), 128 (unpooler bm64.split2).
+    {"order.tma_stream.bulk16k.s8.interleaved.g64", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 64},
+    {"order.tma_stream.bulk16k.s8.interleaved.g72", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 72},
+    {"order.tma_stream.bulk16k.s8.interleaved.g128", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 128},
 };
 
 }  // namespace
@@ -208,6 +219,7 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
     if (v.tma_kernel && (tiles == 0 || !encode)) continue;  // sm_90 only, and a payload of >= 2 MB
     // grid, smem and the launch of copy c (its own tensor map for the TMA variants)
     unsigned grid = unsigned(std::max(1, dev.sm_count));  // TMA: one CTA per SM (128-192 KB ring)
+    if (v.grid_ctas > 0) grid = unsigned(std::min(v.grid_ctas, std::max(1, dev.sm_count)));  // P24: a GEMM's grid
     const int smem = v.tma_kernel ? tma_smem(v.stages) : 0;
     if (v.tma_kernel) {
       cuda_check(cudaFuncSetAttribute(v.tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
