@@ -187,6 +187,18 @@ __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_
       : "memory");
 }
 
+// bulk_load multicast to the CTAs of the cluster in `cta_mask`: the same bytes land at smem
+// offset `dst` of each, completion counted on the mbarrier at offset `bar` of each. One L2 read
+// feeds every CTA of the mask (E83: the two token slices of a router_hilo_ring K split share W).
+__device__ __forceinline__ void bulk_load_multicast(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar,
+                                                    uint16_t cta_mask, uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"
+      " [%0], [%1], %2, [%3], %4, %5;" ::"r"(dst),
+      "l"(src), "r"(bytes), "r"(bar), "h"(cta_mask), "l"(policy)
+      : "memory");
+}
+
 // The SM this thread runs on (%smid; dev probes only: which SMs the stragglers sit on).
 __device__ __forceinline__ unsigned sm_id() {
   unsigned r;

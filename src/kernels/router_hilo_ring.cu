@@ -63,18 +63,23 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW>
+template <int ZW, int WMC = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW>;
-    case 64: return router_hilo_ring_kernel<64, ZW>;
-    case 128: return router_hilo_ring_kernel<128, ZW>;
-    case 192: return router_hilo_ring_kernel<192, ZW>;
-    case 256: return router_hilo_ring_kernel<256, ZW>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC>;
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw) { return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr; }
+KernelFn kernel_for(int tn, int zw, int wmc = 0) {
+  if (wmc == 1) return zw == 1 ? kernel_for_zw<1, 1>(tn) : nullptr;
+  return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
+}
+// E83 (wmc1): the two token slices of a (K split, row tile) form a cluster along z.
+constexpr unsigned kWmcCluster = 2;
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
@@ -82,13 +87,15 @@ struct Tiling {
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
+  int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
 };
 
 Tiling tiling_of(const Config& cfg) {
-  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0)};
+  return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
+          cfg.get("wmc", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -111,6 +118,9 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
   if (t.early != 0 && t.early != 1) return "router_hilo_ring: early must be 0 or 1";
+  if (t.wmc != 0 && t.wmc != 1) return "router_hilo_ring: wmc must be 0 or 1";
+  if (t.wmc == 1 && (t.ts != int(kWmcCluster) || t.zw != 1))
+    return "router_hilo_ring: wmc1 (W multicast over the token slices) needs ts = 2 and zw = 1";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -131,14 +141,15 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      cuda_check(cudaFuncSetAttribute(kernel_for(tn, t_.zw), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      smem_bytes(tn, t_.wgn, s)),
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc);
+      cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
         const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
-        const std::string e = zero_warp::grid_fits_one_wave(kernel_for(tn, t_.zw), threads(),
-                                                               std::size_t(smem_bytes(tn, t_.wgn, s)), ctas,
-                                                               ctx.dev.sm_count);
+        const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, s));
+        const std::string e =
+            t_.wmc ? zero_warp::clusters_fit_one_wave(fn, threads(), smem, grid_of(int(spec_.n)), wmc_cluster())
+                   : zero_warp::grid_fits_one_wave(fn, threads(), smem, ctas, ctx.dev.sm_count);
         if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
       }
       stages_[tile_index(tn)] = s;
@@ -172,11 +183,17 @@ class RouterHiloRing final : public PreparedMethod {
     CUtensorMap x_map;
     if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
-    const dim3 grid(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts));
+    const dim3 grid = grid_of(int(a.n_out));
 #ifdef PROJKIT_WGMMA_STAMPS
     grid_ = grid;
 #endif
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
+    if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
+      return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, 1, 1), x_map,
+                                                    packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
+                                                    int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
+                                                    t_.early, flags_.as<unsigned>());
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
                                               kernel_for(tn, t_.zw), x_map, packed_.as<const uint8_t>(),
@@ -199,6 +216,9 @@ class RouterHiloRing final : public PreparedMethod {
   DeviceBuffer flags_;  // zw1 only: zeroed[blocks], passed[blocks] (block = row tile x token slice), zero between calls
 
   int threads() const { return kThreads + 32 * t_.zw; }
+  // split K ranges x N/(64 wgn) row tiles x ts token slices
+  dim3 grid_of(int n_out) const { return dim3(unsigned(t_.split), unsigned(n_out / (kRows * t_.wgn)), unsigned(t_.ts)); }
+  static dim3 wmc_cluster() { return dim3(1, 1, kWmcCluster); }
 
 #ifdef PROJKIT_WGMMA_STAMPS
   // Dev phase probe (P8, ledger session 13): the last launch's per-CTA stamps (router_hilo_ring.cuh),
@@ -266,6 +286,11 @@ std::vector<Config> ring_configs() {
       // __syncthreads (E48, session 12; wgmma_tma red5's E47 took 0.1-0.7 us off that way). Run N's
       // A/B: +3.3 / +1.4 % in paired ratio at M 128 / 256; its tune ties it with zw1 below M ~106.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}}},
+      // E83 (session 24): that config with the two token slices of each (K split, row tile) in a
+      // cluster of 2 sharing W: each CTA loads half of every W tile (its hi or lo image) and
+      // multicasts it into both, so W crosses from L2 to the SMs once instead of twice (P8 / P22:
+      // the ring's main loop is L2 -> SM-bound at M 128 / 256: 24-32 MB moved per call).
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}}},
   };
 }
 

@@ -105,7 +105,14 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // after its CTA's first stage landed, and wait for all of them (zero_warp_share_run, as
 // wgmma_tma red5; cooperative launch; flags = zeroed[blocks], passed[blocks]). Split 0 zeroing
 // the whole block at kernel start, the first version, was 0.27-0.48 us slower (ledger E43).
-template <int TN, int ZW>
+// WMC: 0 = each CTA loads its own W tiles; 1 (E83, config key wmc1; ts = 2, zw = 1) = the two token
+// slices of a (K split, row tile) are a cluster of 2 along z and share W: CTA rank r loads image r
+// (hi for r = 0, lo for r = 1) of every W tile and multicasts it into both CTAs, so L2 sends each
+// W byte to the SMs once instead of twice. A ring stage is then refilled only after the consumers
+// of both CTAs released it (empty count x 2, remote arrivals, only for stages that are refilled).
+// An empty slice (m < 2) still streams and multicasts its half of W (its x stage is left unloaded:
+// its accumulators are never stored), adds nothing.
+template <int TN, int ZW, int WMC = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -116,6 +123,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
+  static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -144,8 +152,8 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
 #endif
   const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
   const int t0 = int(blockIdx.z) * mt;
-  if (t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics
-  const int m_loc = min(mt, m - t0);
+  if (WMC == 0 && t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics (WMC: loads, no atomics)
+  const int m_loc = WMC ? max(0, min(mt, m - t0)) : min(mt, m - t0);
   if (threadIdx.x == 0) mark(13);
 
   extern __shared__ uint8_t smem_raw[];
@@ -164,22 +172,24 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   const int kb_all = k / kBlockK;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
 
-  const uint32_t tx = uint32_t(wgn * kTileBytes + mt * kBlockK * 2);  // bytes per stage
+  // bytes per stage (WMC: an empty slice loads no x, only its half of W for the peer and its own)
+  const uint32_t tx = uint32_t(wgn * kTileBytes + (WMC == 0 || m_loc > 0 ? mt * kBlockK * 2 : 0));
   const int n_first = early ? min(stages, nkb) : 0;                     // k-blocks issued by thread 0
+  const uint32_t crank = WMC ? cluster_ctarank() : 0u;  // WMC: which W image this CTA multicasts
   auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {      // k-block j into stage s
     mbar_arrive_expect_tx(full_bar(s), tx);
-    for (int g = 0; g < wgn; ++g)
-      ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
-                     full_bar(s), pol_w);
-    tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
-  };
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
-      mbar_init(empty_bar(s), wgn == 2 ? 8u : 4u);          // one arrive per consuming warp
+    for (int g = 0; g < wgn; ++g) {
+      if constexpr (WMC == 1)  // image crank of the tile into both CTAs (the peer sends the other)
+        ptx::bulk_load_multicast(stage_w(s, g) + crank * uint32_t(kImageBytes),
+                                 wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes + crank * kImageBytes,
+                                 uint32_t(kImageBytes), full_bar(s), uint16_t(0x3), pol_w);
+      else
+        ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+                       full_bar(s), pol_w);
     }
-    fence_mbar_init();
-    mark(11);
+    if (WMC == 0 || m_loc > 0) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
+  };
+  auto first_fill = [&]() {  // thread 0: the k-blocks of the first ring fill (early = 1)
     if (n_first > 0) {
       prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
@@ -196,6 +206,19 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       for (int i : {1, 11, 12, 13}) st[i] = t_marks[i];
     }
 #endif
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
+      mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * (WMC ? 2u : 1u));  // one arrive per consuming warp (of both CTAs)
+    }
+    fence_mbar_init();
+    mark(11);
+    if constexpr (WMC == 0) first_fill();
+  }
+  if constexpr (WMC == 1) {
+    cluster_sync();  // the peer's barriers exist before any multicast into it or remote arrive
+    if (threadIdx.x == 0) first_fill();
   }
   __syncthreads();
 
@@ -256,6 +279,9 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     wgmma_commit();
     wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
     if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
+    if constexpr (WMC == 1)  // and in the peer, whose producer multicasts into ours too, if it refills it
+      if (prev_s >= 0 && lane == 1 && j - jstep + stages < nkb)
+        mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), crank ^ 1u));
     prev_s = s;
   }
   wgmma_wait<0>();

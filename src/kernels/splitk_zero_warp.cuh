@@ -36,6 +36,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "core/method.hpp"
@@ -124,23 +125,55 @@ std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t gri
   return "";
 }
 
-// Launch `fn<<<grid, block, smem, stream>>>(args...)` with one launch attribute (cooperative
-// here; programmatic stream serialization in router_splitk_pdl.cuh). Launch only
+// Host: "" if every cluster of `cluster` CTAs of `grid` can be resident at once
+// (cudaOccupancyMaxActiveClusters), else the reason. For cooperative grids of clusters (E83).
+template <class Fn>
+std::string clusters_fit_one_wave(Fn fn, int threads, std::size_t smem, dim3 grid, dim3 cluster) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = cluster.x;
+  attr.val.clusterDim.y = cluster.y;
+  attr.val.clusterDim.z = cluster.z;
+  cudaLaunchConfig_t lc = {};
+  lc.gridDim = grid;
+  lc.blockDim = dim3(unsigned(threads));
+  lc.dynamicSmemBytes = smem;
+  lc.attrs = &attr;
+  lc.numAttrs = 1;
+  int active = 0;
+  const cudaError_t e = cudaOccupancyMaxActiveClusters(&active, fn, &lc);
+  if (e != cudaSuccess) return std::string("zero warp: cudaOccupancyMaxActiveClusters: ") + cudaGetErrorString(e);
+  const int64_t need = int64_t(grid.x / cluster.x) * (grid.y / cluster.y) * (grid.z / cluster.z);
+  if (active < need)
+    return "zero warp: the cooperative grid of " + std::to_string(need) + " clusters is not co-resident (" +
+           std::to_string(active) + " clusters resident)";
+  return "";
+}
+
+// Launch `fn<<<grid, block, smem, stream>>>(args...)` with `n` launch attributes (cooperative,
+// a cluster shape, or programmatic stream serialization in router_splitk_pdl.cuh). Launch only
 // (graph-capturable); every launch checked.
 template <class... KArgs, class... Args>
-Status launch_with_attribute(const char* what, const cudaLaunchAttribute& attr, dim3 grid, dim3 block,
-                             std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
-  cudaLaunchAttribute attrs[1] = {attr};
+Status launch_with_attributes(const char* what, const cudaLaunchAttribute* attrs, unsigned n, dim3 grid,
+                              dim3 block, std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...),
+                              Args&&... args) {
   cudaLaunchConfig_t lc = {};
   lc.gridDim = grid;
   lc.blockDim = block;
   lc.dynamicSmemBytes = smem;
   lc.stream = stream;
-  lc.attrs = attrs;
-  lc.numAttrs = 1;
+  lc.attrs = const_cast<cudaLaunchAttribute*>(attrs);
+  lc.numAttrs = n;
   cudaError_t e = cudaLaunchKernelEx(&lc, fn, std::forward<Args>(args)...);
   if (e != cudaSuccess) return cuda_status(e, what);
   return cuda_status(cudaGetLastError(), what);
+}
+
+// launch_with_attributes with one attribute.
+template <class... KArgs, class... Args>
+Status launch_with_attribute(const char* what, const cudaLaunchAttribute& attr, dim3 grid, dim3 block,
+                             std::size_t smem, cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
+  return launch_with_attributes(what, &attr, 1, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 // The cooperative launch attribute: all CTAs co-resident or a launch error (never a hang of the
@@ -158,6 +191,19 @@ template <class... KArgs, class... Args>
 Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                           void (*fn)(KArgs...), Args&&... args) {
   return launch_with_attribute(what, cooperative_attr(), grid, block, smem, stream, fn, std::forward<Args>(args)...);
+}
+
+// Launch cooperatively in clusters of `cluster` CTAs (E83; the two attributes are accepted together
+// on the H200, ledger E56).
+template <class... KArgs, class... Args>
+Status launch_cooperative_clusters(const char* what, dim3 cluster, dim3 grid, dim3 block, std::size_t smem,
+                                   cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
+  cudaLaunchAttribute attrs[2] = {cooperative_attr(), {}};
+  attrs[1].id = cudaLaunchAttributeClusterDimension;
+  attrs[1].val.clusterDim.x = cluster.x;
+  attrs[1].val.clusterDim.y = cluster.y;
+  attrs[1].val.clusterDim.z = cluster.z;
+  return launch_with_attributes(what, attrs, 2, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
 }  // namespace projkit::zero_warp

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 24, call 1: P24, where the 64 MB small-M streams lose their 1.4-1.8 us to the floor.
 # (Run Z: pooler M 8..32 1.07-1.09x, unpooler M 16 / 32 1.10x, qkv M 8..32 1.08-1.11x its floor.)
-# 1. `projkit floor --order-probes` on the six sizes of qkv / pooler / unpooler at M 16 / 32, twice:
+# 1. `projkit floor --order-probes` on the six sizes of qkv / pooler / unpooler at M 16 / 32 (once):
 #    besides the floor variants, the interleaved bulk stream over the grids of the plan's slab
 #    configs (64 / 72 / 128 CTAs, src/lab/floor.cu): the W bytes of the dense kernels in their own
 #    order (ki1 + wsl1), with no x, no tensor work and no epilogue. If those stream as fast as one
@@ -18,7 +18,7 @@ W=wgmma_tma.bn128
 S64=$W.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1   # pooler M 6..64, unpooler M 9..64
 Q64=$W.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1   # qkv M 2..64
 echo '{"name": "p24", "families": ["qkv", "pooler", "unpooler"], "loads": [16, 32]}' >"$O/p24-workload.json"
-for r in 1 2; do
+for r in 1; do  # one run (the A/B of call 2 shares the 600 s)
   echo "== floor $r ($(date +%T))"
   timeout 240 "$BIN/projkit" floor --order-probes --workload "$O/p24-workload.json" --json "$O/floor-$r.json" \
     >"$O/floor-$r.txt" 2>&1; echo "floor $r rc=$?"
