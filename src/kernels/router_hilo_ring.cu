@@ -22,6 +22,9 @@
 //   first ring fill right after the mbarrier init instead of the producer after __syncthreads
 //   (wgmma_tma red5's E47); run N's tune picks it at M 106..256 (a tie below).
 //   Device code: router_hilo_ring.cuh.
+//   wmc1 (E83): the two token slices of a (K split, row tile) are a cluster of 2 and multicast
+//   one W image each into both (W crosses L2 -> SM once, not twice); cooperative launch with
+//   cluster dims (1, 1, 2). 0.07-0.5 µs faster at M 65..256 (ledger E83).
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
 //   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
@@ -30,7 +33,8 @@
 // Constraints: fp32 W / y, bf16 x; sm_90a; N % (64 wgn) == 0; K % 64 == 0; (K / split) % 64 == 0
 //   (and an even number of k-blocks for wgn = 1); x 16-byte aligned (TMA), y 16-byte aligned
 //   (red.v4); m in 1..256 (planned for ~96..256; correct from 1); ts in 1..4; token tiles 32
-//   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256.
+//   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256; wmc1: ts = 2 and zw = 1, and the
+//   grid's clusters of 2 co-resident (checked at prepare).
 #include "kernels/router_hilo_ring.cuh"
 
 
@@ -290,6 +294,8 @@ std::vector<Config> ring_configs() {
       // cluster of 2 sharing W: each CTA loads half of every W tile (its hi or lo image) and
       // multicasts it into both, so W crosses from L2 to the SMs once instead of twice (P8 / P22:
       // the ring's main loop is L2 -> SM-bound at M 128 / 256: 24-32 MB moved per call).
+      // Measured (H200, 200 pairs, same binary, against the plan's zw1 / zw1.early1): +1.7..+6.0 %
+      // at M 65..78, +0.8 / +2.6 / +2.2 / +3.7 / +0.1 / +6.2 % at M 106 / 128 / 160 / 192 / 224 / 256.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}}},
   };
 }
