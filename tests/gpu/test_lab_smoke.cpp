@@ -90,11 +90,14 @@ TEST_F(LabGpu, FloorProbeSmoke) {
   }
   EXPECT_EQ(&probe.measure(8u << 20), &f);  // cached per payload size
   EXPECT_EQ(probe.measure(1u << 20).variants.size(), 5u);  // < 2 MB: LSU streams only
-  // With the order probes: two more variants, reported and never taken as the floor.
+  // With the order probes: two more LSU variants, and on sm_90 P24's three TMA grid probes (the
+  // bulk stream over 64 / 72 / 128 CTAs), reported and never taken as the floor.
   FloorProbe with_probes(timer, 16, true);
   const FloorResult& g = with_probes.measure(8u << 20);
-  ASSERT_EQ(g.variants.size(), 7u + tma);
+  const std::size_t grid_probes = tma ? 3 : 0;
+  ASSERT_EQ(g.variants.size(), 7u + tma + grid_probes);
   EXPECT_TRUE(has(g, "order.stream_read_blocked.unroll8.evict_first"));
+  if (tma) EXPECT_TRUE(has(g, "order.tma_stream.bulk16k.s8.interleaved.g64"));
   for (const FloorVariant& v : g.variants)
     EXPECT_EQ(v.order_probe, v.name.starts_with("order.")) << v.name;
   EXPECT_FALSE(g.best.starts_with("order.")) << g.best;
