@@ -412,3 +412,26 @@ TEST(Methods, RouterRingEarlyFillConfig) {
   ampere.cc_major = 8;
   EXPECT_NE(method_applicability(builtin_spec("router"), early, 65, 256, ampere), "");
 }
+
+// router_hilo_ring's wmc1 (E83: the two token slices of a K split share W by multicast, clusters
+// of 2 along z) is listed on zw1.early1 and applicable over the router's whole M range on an H200
+// (an empty second slice at m = 1 still streams its half of W); the family's own rule refuses it
+// by name without two token slices or without the zero warps, and an unlisted wmc value.
+TEST(Methods, RouterRingWMulticastConfig) {
+  const DeviceInfo d = fake_h200();
+  const std::string wmc = "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1";
+  EXPECT_EQ(method_applicability(builtin_spec("router"), wmc, 1, 256, d), "");
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), wmc, 65, 256, d).find("fp32 weights"), std::string::npos);
+  const KernelFamily* fam = find_kernel_family("router_hilo_ring");
+  ASSERT_NE(fam, nullptr);
+  const ProjectionSpec& router = builtin_spec("router");
+  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts4.zw1.wmc1", "router_hilo_ring.split16.wgn1.ts2.wmc1",
+                          "router_hilo_ring.split16.wgn1.ts1.zw1.wmc1"})
+    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find("wmc1 (W multicast over the token "
+                                                                           "slices) needs ts = 2 and zw = 1"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(fam->applicable(router, Config::parse("router_hilo_ring.split16.wgn1.ts2.zw1.wmc2"), 65, 256, d)
+                .find("wmc must be 0 or 1"),
+            std::string::npos);
+}
