@@ -24,7 +24,8 @@
 //   Device code: router_hilo_ring.cuh.
 //   wmc1 (E83): the two token slices of a (K split, row tile) are a cluster of 2 and multicast
 //   one W image each into both (W crosses L2 -> SM once, not twice); cooperative launch with
-//   cluster dims (1, 1, 2). 0.07-0.5 µs faster at M 65..256 (ledger E83).
+//   cluster dims (1, 1, 2). 0.26-0.67 µs faster at every measured M of 65..256 in E83b (ledger;
+//   E83: -0.02..+0.5 µs, a tie at M 224).
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
 //   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
@@ -194,7 +195,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, 1, 1), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc), x_map,
                                                     packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());

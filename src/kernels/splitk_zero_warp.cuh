@@ -125,15 +125,21 @@ std::string grid_fits_one_wave(Fn fn, int threads, std::size_t smem, int64_t gri
   return "";
 }
 
-// Host: "" if every cluster of `cluster` CTAs of `grid` can be resident at once
-// (cudaOccupancyMaxActiveClusters), else the reason. For cooperative grids of clusters (E83).
-template <class Fn>
-std::string clusters_fit_one_wave(Fn fn, int threads, std::size_t smem, dim3 grid, dim3 cluster) {
+// The launch attribute of a cluster shape (`cluster` CTAs per cluster along x, y, z).
+inline cudaLaunchAttribute cluster_attr(dim3 cluster) {
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = cluster.x;
   attr.val.clusterDim.y = cluster.y;
   attr.val.clusterDim.z = cluster.z;
+  return attr;
+}
+
+// Host: "" if every cluster of `cluster` CTAs of `grid` can be resident at once
+// (cudaOccupancyMaxActiveClusters), else the reason. For cooperative grids of clusters (E83).
+template <class Fn>
+std::string clusters_fit_one_wave(Fn fn, int threads, std::size_t smem, dim3 grid, dim3 cluster) {
+  cudaLaunchAttribute attr = cluster_attr(cluster);
   cudaLaunchConfig_t lc = {};
   lc.gridDim = grid;
   lc.blockDim = dim3(unsigned(threads));
@@ -198,11 +204,7 @@ Status launch_cooperative(const char* what, dim3 grid, dim3 block, std::size_t s
 template <class... KArgs, class... Args>
 Status launch_cooperative_clusters(const char* what, dim3 cluster, dim3 grid, dim3 block, std::size_t smem,
                                    cudaStream_t stream, void (*fn)(KArgs...), Args&&... args) {
-  cudaLaunchAttribute attrs[2] = {cooperative_attr(), {}};
-  attrs[1].id = cudaLaunchAttributeClusterDimension;
-  attrs[1].val.clusterDim.x = cluster.x;
-  attrs[1].val.clusterDim.y = cluster.y;
-  attrs[1].val.clusterDim.z = cluster.z;
+  const cudaLaunchAttribute attrs[2] = {cooperative_attr(), cluster_attr(cluster)};
   return launch_with_attributes(what, attrs, 2, grid, block, smem, stream, fn, std::forward<Args>(args)...);
 }
 
