@@ -26,9 +26,6 @@
 //   one W image each into both (W crosses L2 -> SM once, not twice); cooperative launch with
 //   cluster dims (1, 1, 2). 0.26-0.67 µs faster at every measured M of 65..256 in E83b (ledger;
 //   E83: -0.02..+0.5 µs, a tie at M 224).
-//   xmc4 (E84): the 4 row tiles of a (K split, token slice) are a cluster of 4 along y and
-//   multicast a quarter of the slice's x rows each into all 4 (x crosses L2 -> SM once per slice,
-//   not 4 times); with wmc1 the clusters are (1, 4, 2). Measured: docs/experiments.md, E84.
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
 //   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
@@ -38,8 +35,7 @@
 //   (and an even number of k-blocks for wgn = 1); x 16-byte aligned (TMA), y 16-byte aligned
 //   (red.v4); m in 1..256 (planned for ~96..256; correct from 1); ts in 1..4; token tiles 32
 //   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256; wmc1: ts = 2 and zw = 1, and the
-//   grid's clusters of 2 co-resident (checked at prepare); xmc4: zw = 1, N / (64 wgn) a multiple of
-//   4, and the clusters of 4 (or 8 with wmc1) co-resident (checked at prepare).
+//   grid's clusters of 2 co-resident (checked at prepare).
 #include "kernels/router_hilo_ring.cuh"
 
 
@@ -72,29 +68,23 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int WMC = 0, int XMC = 1>
+template <int ZW, int WMC = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, WMC, XMC>;
-    case 64: return router_hilo_ring_kernel<64, ZW, WMC, XMC>;
-    case 128: return router_hilo_ring_kernel<128, ZW, WMC, XMC>;
-    case 192: return router_hilo_ring_kernel<192, ZW, WMC, XMC>;
-    case 256: return router_hilo_ring_kernel<256, ZW, WMC, XMC>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC>;
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int xmc = 1) {
-  if (xmc == 4) return zw != 1 ? nullptr : wmc == 1 ? kernel_for_zw<1, 1, 4>(tn) : kernel_for_zw<1, 0, 4>(tn);
+KernelFn kernel_for(int tn, int zw, int wmc = 0) {
   if (wmc == 1) return zw == 1 ? kernel_for_zw<1, 1>(tn) : nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
 // E83 (wmc1): the two token slices of a (K split, row tile) form a cluster along z.
 constexpr unsigned kWmcCluster = 2;
-// E84 (xmc4): the 4 row tiles of a (K split, token slice) form a cluster along y.
-constexpr int kXmcCluster = 4;
-// x rows each CTA of an xmc cluster loads and multicasts: a quarter of the slice's mt tokens,
-// rounded up to 8 (the kernel's x_rows; the x tensor map's box height).
-int xmc_piece_rows(int mt, int xmc) { return xmc == 1 ? mt : ((mt + xmc - 1) / xmc + 7) & ~7; }
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
@@ -103,7 +93,6 @@ struct Tiling {
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
   int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83)
-  int xmc = 1;    // 4 = x multicast over 4 row tiles (clusters of 4 along y; E84)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -111,7 +100,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0), cfg.get("xmc", 1)};
+          cfg.get("wmc", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -137,9 +126,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wmc != 0 && t.wmc != 1) return "router_hilo_ring: wmc must be 0 or 1";
   if (t.wmc == 1 && (t.ts != int(kWmcCluster) || t.zw != 1))
     return "router_hilo_ring: wmc1 (W multicast over the token slices) needs ts = 2 and zw = 1";
-  if (t.xmc != 1 && t.xmc != kXmcCluster) return "router_hilo_ring: xmc must be 1 or 4";
-  if (t.xmc == kXmcCluster && (t.zw != 1 || t.wgn < 1 || spec.n % (kRows * t.wgn * kXmcCluster) != 0))
-    return "router_hilo_ring: xmc4 (x multicast over 4 row tiles) needs zw = 1 and N / (64 wgn) a multiple of 4";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -160,14 +146,14 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.xmc);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
         const int64_t ctas = int64_t(t_.split) * (spec_.n / (kRows * t_.wgn)) * t_.ts;
         const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, s));
         const std::string e =
-            clustered() ? zero_warp::clusters_fit_one_wave(fn, threads(), smem, grid_of(int(spec_.n)), cluster_dims())
+            t_.wmc ? zero_warp::clusters_fit_one_wave(fn, threads(), smem, grid_of(int(spec_.n)), wmc_cluster())
                    : zero_warp::grid_fits_one_wave(fn, threads(), smem, ctas, ctx.dev.sm_count);
         if (!e.empty()) throw Error(StatusCode::unsupported, "router_hilo_ring: " + e);
       }
@@ -200,18 +186,16 @@ class RouterHiloRing final : public PreparedMethod {
     if (tn > max_tn_) return {StatusCode::invalid_argument, "router_hilo_ring: m too large for this ring in smem"};
     const int stages = stages_[tile_index(tn)];
     CUtensorMap x_map;
-    if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k),
-                                          uint32_t(xmc_piece_rows(mt, t_.xmc))))
+    if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k), uint32_t(mt)))
       return {StatusCode::invalid_argument, "router_hilo_ring: cuTensorMapEncodeTiled failed for x"};
     const dim3 grid = grid_of(int(a.n_out));
 #ifdef PROJKIT_WGMMA_STAMPS
     grid_ = grid;
 #endif
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (clustered())  // E83 / E84: clusters sharing W (token slices) and / or x (row tiles); zero warps as zw1
-      return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", cluster_dims(), grid,
-                                                    dim3(threads()), smem, a.stream,
-                                                    kernel_for(tn, t_.zw, t_.wmc, t_.xmc), x_map,
+    if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
+      return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc), x_map,
                                                     packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -239,9 +223,7 @@ class RouterHiloRing final : public PreparedMethod {
   int threads() const { return kThreads + 32 * t_.zw; }
   // split K ranges x N/(64 wgn) row tiles x ts token slices
   dim3 grid_of(int n_out) const { return dim3(unsigned(t_.split), unsigned(n_out / (kRows * t_.wgn)), unsigned(t_.ts)); }
-  bool clustered() const { return t_.wmc == 1 || t_.xmc > 1; }
-  // wmc1: (1, 1, 2); xmc4: (1, 4, 1); both: (1, 4, 2) (cluster rank = y-rank + 4 z-rank)
-  dim3 cluster_dims() const { return dim3(1, unsigned(t_.xmc), t_.wmc ? kWmcCluster : 1u); }
+  static dim3 wmc_cluster() { return dim3(1, 1, kWmcCluster); }
 
 #ifdef PROJKIT_WGMMA_STAMPS
   // Dev phase probe (P8, ledger session 13): the last launch's per-CTA stamps (router_hilo_ring.cuh),
@@ -316,14 +298,6 @@ std::vector<Config> ring_configs() {
       // Measured (H200, 200 pairs, same binary, against the plan's zw1 / zw1.early1): +1.7..+6.0 %
       // at M 65..78, +0.8 / +2.6 / +2.2 / +3.7 / +0.1 / +6.2 % at M 106 / 128 / 160 / 192 / 224 / 256.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}}},
-      // E84 (session 25): the 4 row tiles of each (K split, token slice) in a cluster of 4 along y
-      // sharing x: each CTA loads a quarter of the slice's x rows and multicasts it into all 4, so x
-      // crosses from L2 to the SMs once per slice instead of 4 times (M 256: 16 -> 4 MB; E83 took
-      // W from 16 to 8 MB and gained 0.3-0.7 us at M 193..256). With and without E83's W pair
-      // (clusters of 8 = (1, 4, 2), or of 4).
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"xmc", 4}}},
-      Config{"router_hilo_ring",
-             {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"xmc", 4}}},
   };
 }
 

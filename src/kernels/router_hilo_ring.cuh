@@ -112,16 +112,7 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // of both CTAs released it (empty count x 2, remote arrivals, only for stages that are refilled).
 // An empty slice (m < 2) still streams and multicasts its half of W (its x stage is left unloaded:
 // its accumulators are never stored), adds nothing.
-// XMC: 1 = each CTA loads its own x tile; 4 (E84, config key xmc4; zw = 1, wgn = 1, 4 | gridDim.y) =
-// the 4 row-tile CTAs of a (K split, token slice) are a cluster along y and share x: CTA y-rank r
-// loads x rows [t0 + r * sr, t0 + (r + 1) * sr) (sr = the slice's mt rows / 4, rounded up to 8
-// so each piece starts on a 1024-B swizzle atom) and multicasts them into all 4, so L2 sends each
-// x byte to the SMs once per slice instead of once per row tile. The 4 x sr rows fit the TN-row x
-// stage (TN / 4 is a multiple of 8 >= ceil(mt / 4)); rows past the slice only feed accumulator
-// columns that are never stored. With WMC = 1 the cluster is (1, 4, 2): rank = y-rank + 4 z-rank.
-// A refilled stage waits for the consumers of every CTA that writes into it (self, the W peer, the
-// 3 x peers): empty count x (XMC + WMC); remote arrivals only for stages that are refilled.
-template <int TN, int ZW, int WMC = 0, int XMC = 1>
+template <int TN, int ZW, int WMC = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -133,7 +124,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
-  static_assert(XMC == 1 || (XMC == 4 && ZW == 1), "XMC: 1, or 4 (x multicast over 4 row tiles; zero warps)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -182,37 +172,22 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   const int kb_all = k / kBlockK;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;
 
-  // XMC: x rows per piece (a multiple of 8: each piece starts on a 1024-B swizzle atom), and the
-  // pieces that hold slice rows (the same in every CTA of the z-rank; a piece past the slice is not
-  // loaded, so no box lies wholly outside x)
-  const int x_rows = XMC == 1 ? mt : ((mt + XMC - 1) / XMC + 7) & ~7;
-  const int x_live = XMC == 1 ? 1 : (m_loc + x_rows - 1) / x_rows;
-  // bytes per stage (WMC: an empty slice loads no x, only its half of W for the peer and its own;
-  // XMC: the live x pieces of the XMC CTAs, each a full box, zero-filled past m)
-  const uint32_t tx = uint32_t(wgn * kTileBytes + (XMC == 1 ? (WMC == 0 || m_loc > 0 ? mt * kBlockK * 2 : 0)
-                                                              : x_live * x_rows * kBlockK * 2));
+  // bytes per stage (WMC: an empty slice loads no x, only its half of W for the peer and its own)
+  const uint32_t tx = uint32_t(wgn * kTileBytes + (WMC == 0 || m_loc > 0 ? mt * kBlockK * 2 : 0));
   const int n_first = early ? min(stages, nkb) : 0;                     // k-blocks issued by thread 0
-  const uint32_t crank = WMC || XMC > 1 ? cluster_ctarank() : 0u;  // rank = y-rank + XMC * z-rank
-  const uint32_t wrank = crank / uint32_t(XMC);  // WMC: which W image this CTA multicasts
-  const uint32_t xrank = crank % uint32_t(XMC);  // XMC: which x piece this CTA multicasts
+  const uint32_t crank = WMC ? cluster_ctarank() : 0u;  // WMC: which W image this CTA multicasts
   auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {      // k-block j into stage s
     mbar_arrive_expect_tx(full_bar(s), tx);
     for (int g = 0; g < wgn; ++g) {
-      if constexpr (WMC == 1)  // image wrank of the tile into both CTAs (the peer sends the other)
-        ptx::bulk_load_multicast(stage_w(s, g) + wrank * uint32_t(kImageBytes),
-                                 wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes + wrank * kImageBytes,
-                                 uint32_t(kImageBytes), full_bar(s), uint16_t((1u | (1u << XMC)) << xrank), pol_w);
+      if constexpr (WMC == 1)  // image crank of the tile into both CTAs (the peer sends the other)
+        ptx::bulk_load_multicast(stage_w(s, g) + crank * uint32_t(kImageBytes),
+                                 wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes + crank * kImageBytes,
+                                 uint32_t(kImageBytes), full_bar(s), uint16_t(0x3), pol_w);
       else
         ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
                        full_bar(s), pol_w);
     }
-    if constexpr (XMC == 1) {
-      if (WMC == 0 || m_loc > 0) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
-    } else if (int(xrank) < x_live) {  // piece xrank of the x tile into the XMC CTAs of this z-rank
-      tma_load_2d_multicast(stage_x(s) + uint32_t(xrank * x_rows * kBlockK * 2), &tm_x, full_bar(s),
-                            (kb0 + j) * kBlockK, t0 + int(xrank) * x_rows,
-                            uint16_t(((1u << XMC) - 1u) << (wrank * XMC)), pol_x);
-    }
+    if (WMC == 0 || m_loc > 0) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
   };
   auto first_fill = [&]() {  // thread 0: the k-blocks of the first ring fill (early = 1)
     if (n_first > 0) {
@@ -235,14 +210,14 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
-      mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * uint32_t(XMC + WMC));  // one arrive per consuming warp of every CTA writing here
+      mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * (WMC ? 2u : 1u));  // one arrive per consuming warp (of both CTAs)
     }
     fence_mbar_init();
     mark(11);
     if constexpr (WMC == 0) first_fill();
   }
-  if constexpr (WMC == 1 || XMC > 1) {
-    cluster_sync();  // the peers' barriers exist before any multicast into them or remote arrive
+  if constexpr (WMC == 1) {
+    cluster_sync();  // the peer's barriers exist before any multicast into it or remote arrive
     if (threadIdx.x == 0) first_fill();
   }
   __syncthreads();
@@ -304,14 +279,9 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     wgmma_commit();
     wgmma_wait<1>();  // the previous k-block's group has retired: release its stage
     if (prev_s >= 0 && lane == 0) mbar_arrive(empty_bar(prev_s));
-    if constexpr (WMC == 1 && XMC == 1)  // and in the peer, whose producer multicasts into ours too, if it refills it
+    if constexpr (WMC == 1)  // and in the peer, whose producer multicasts into ours too, if it refills it
       if (prev_s >= 0 && lane == 1 && j - jstep + stages < nkb)
         mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), crank ^ 1u));
-    if constexpr (XMC > 1)  // lanes 1..XMC-1: the x peers (same z-rank); lane XMC: the W peer (WMC)
-      if (prev_s >= 0 && lane >= 1 && lane < XMC + WMC && j - jstep + stages < nkb) {
-        const uint32_t peer = lane < XMC ? wrank * XMC + (xrank + uint32_t(lane)) % XMC : crank ^ uint32_t(XMC);
-        mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), peer));
-      }
     prev_s = s;
   }
   wgmma_wait<0>();

@@ -11,6 +11,12 @@
 #include "lab/floor.hpp"
 
 #include <algorithm>
+#ifdef PROJKIT_WGMMA_STAMPS
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#endif
 
 #include "kernels/ptx.cuh"
 #include "kernels/wgmma_tma.cuh"  // the mbarrier / TMA wrappers of the kernel whose W feed this mimics
@@ -76,6 +82,17 @@ constexpr int64_t kTileBytes = int64_t(kUnitBytes) * kUnitsPerTile;  // 2 MB
 constexpr int kTmaThreads = 64;                    // warp 0: producer (lane 0), warp 1: consumer
 constexpr int tma_smem(int stages) { return 1024 + stages * kUnitBytes + 16 * stages; }
 
+#ifdef PROJKIT_WGMMA_STAMPS
+// P25b (session 25; stamps builds only, compiled out otherwise): per-CTA globaltimer stamps of the
+// TMA streams, to set beside wgmma_tma red5's (first stage landed, last main-loop end, last exit).
+// Slots per CTA: 0 the consumer warp's entry, 1 its first unit landed, 2 its last unit landed,
+// 3 its exit, 4 thread 0's first ring fill issued, 5 thread 0's entry, 7 %smid. Every stamp is kept
+// in a register and stored at the CTA's end, after the symbol (cold after the L2 flush) is read, so
+// nothing on the stream's path waits for it. Set by FloorProbe with $PROJKIT_FLOOR_STAMPS.
+constexpr int kFloorStampSlots = 8;
+__device__ unsigned long long* g_floor_stamps = nullptr;
+#endif
+
 // kTensor: 2D tensor boxes (true) or 1D bulk copies. kTmaStages: ring depth in 16 KB stages
 // (8: 128 KB in flight per SM; 12: 192 KB, wgmma_tma's ring at bm64 / bm128); one CTA per SM.
 // kInterleave (L7): CTA c takes units c, c + G, c + 2G, .. (the whole grid reads one window of
@@ -98,6 +115,10 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
   const int64_t u0 = kInterleave ? int64_t(blockIdx.x) : units * blockIdx.x / gridDim.x;
   const int64_t u1 = kInterleave ? units : units * (blockIdx.x + 1) / gridDim.x;
   const int64_t du = kInterleave ? int64_t(gridDim.x) : 1;
+#ifdef PROJKIT_WGMMA_STAMPS
+  const unsigned long long t_entry = wgmma_tma::globaltimer_ns();
+  unsigned long long t_fill = 0, t_first = 0, t_last = 0;
+#endif
   if (threadIdx.x == 0) {
     for (int s = 0; s < kTmaStages; ++s) {
       mbar_init(full_bar(s), 1);
@@ -124,14 +145,27 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
         mbar_arrive_expect_tx(full_bar(s), n);
         ptx::bulk_load(dst, src + off, n, full_bar(s), pol);
       }
+#ifdef PROJKIT_WGMMA_STAMPS
+      if (j == kTmaStages - 1 || u + du >= u1) t_fill = t_fill ? t_fill : wgmma_tma::globaltimer_ns();
+#endif
       if (++s == kTmaStages) { s = 0; phase ^= 1u; }
     }
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (unsigned long long* p = g_floor_stamps) {
+      p[blockIdx.x * kFloorStampSlots + 4] = t_fill;
+      p[blockIdx.x * kFloorStampSlots + 5] = t_entry;
+    }
+#endif
   } else if (threadIdx.x >= 32) {  // consumer warp
     const int lane = int(threadIdx.x) - 32;
     int s = 0;
     uint32_t phase = 0;
     for (int64_t u = u0; u < u1; u += du) {
       mbar_wait(full_bar(s), phase);
+#ifdef PROJKIT_WGMMA_STAMPS
+      t_last = wgmma_tma::globaltimer_ns();
+      if (t_first == 0) t_first = t_last;
+#endif
       if (lane == 0) {
         acc ^= ld_smem_u4(base + uint32_t(s * kUnitBytes)).x;
         mbar_arrive(empty_bar(s));
@@ -139,6 +173,18 @@ __global__ void __launch_bounds__(kTmaThreads, 1)
       __syncwarp();
       if (++s == kTmaStages) { s = 0; phase ^= 1u; }
     }
+#ifdef PROJKIT_WGMMA_STAMPS
+    const unsigned long long t_exit = wgmma_tma::globaltimer_ns();
+    unsigned long long* p = g_floor_stamps;
+    if (lane == 0 && p != nullptr) {
+      unsigned long long* c = p + blockIdx.x * kFloorStampSlots;
+      c[0] = t_entry;
+      c[1] = t_first;
+      c[2] = t_last;
+      c[3] = t_exit;
+      c[7] = ptx::sm_id();
+    }
+#endif
   }
   if (acc == magic) *sink = acc;  // never true for the zeroed buffer; keeps the loads alive
 }
@@ -194,6 +240,58 @@ const Variant kVariants[] = {
     {"order.tma_stream.bulk16k.s8.interleaved.g72", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 72},
     {"order.tma_stream.bulk16k.s8.interleaved.g128", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 128},
 };
+
+#ifdef PROJKIT_WGMMA_STAMPS
+// P25b: 8 more launches of a TMA variant, each timed as the variants are (L2 flushed first), with
+// g_floor_stamps set; per launch, from the earliest entry: the median and the last CTA's first unit
+// landed, the median and the last CTA's last unit landed, the last exit, the median first fill
+// issued. Printed to stderr: the medians over the launches, us.
+void stamp_launches(GraphTimer& timer, const char* name, std::size_t bytes, unsigned grid,
+                    const std::vector<GraphExec>& graphs) {
+  constexpr int kLaunches = 8;
+  const std::size_t n = std::size_t(grid) * kFloorStampSlots;
+  DeviceBuffer buf(n * sizeof(unsigned long long));
+  unsigned long long* dp = buf.as<unsigned long long>();
+  cuda_check(cudaMemcpyToSymbol(g_floor_stamps, &dp, sizeof(dp)), "floor stamps symbol");
+  auto med = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  std::vector<double> col[7];
+  for (int l = 0; l < kLaunches; ++l) {
+    cuda_check(cudaMemset(dp, 0, buf.bytes()), "floor stamps");
+    timer.time_sequence({graphs[std::size_t(l) % graphs.size()].get()});
+    std::vector<unsigned long long> h(n);
+    cuda_check(cudaMemcpy(h.data(), dp, buf.bytes(), cudaMemcpyDeviceToHost), "floor stamps back");
+    unsigned long long t0 = ~0ull;
+    for (unsigned c = 0; c < grid; ++c)
+      for (int i : {0, 5})
+        if (h[c * kFloorStampSlots + i]) t0 = std::min(t0, h[c * kFloorStampSlots + i]);
+    std::vector<double> first, last, fill;
+    double first_max = 0, last_max = 0, exit_max = 0;
+    for (unsigned c = 0; c < grid; ++c) {
+      const unsigned long long* e = &h[c * kFloorStampSlots];
+      if (!e[1] || !e[3]) continue;
+      first.push_back(1e-3 * double(e[1] - t0));
+      last.push_back(1e-3 * double(e[2] - t0));
+      if (e[4]) fill.push_back(1e-3 * double(e[4] - t0));
+      first_max = std::max(first_max, 1e-3 * double(e[1] - t0));
+      last_max = std::max(last_max, 1e-3 * double(e[2] - t0));
+      exit_max = std::max(exit_max, 1e-3 * double(e[3] - t0));
+    }
+    if (first.empty() || t0 == ~0ull) continue;
+    const double v[7] = {med(first), first_max, med(last), last_max, exit_max, med(fill), double(first.size())};
+    for (int i = 0; i < 7; ++i) col[i].push_back(v[i]);
+  }
+  unsigned long long* none = nullptr;
+  cuda_check(cudaMemcpyToSymbol(g_floor_stamps, &none, sizeof(none)), "floor stamps symbol");
+  std::fprintf(stderr,
+               "STAMPS floor %s bytes=%zu ctas=%.0f launches=%zu (us from the earliest entry, median over launches): "
+               "first landed med %.2f max %.2f | last landed med %.2f max %.2f | last exit %.2f | fill issued med %.2f\n",
+               name, bytes, med(col[6]), col[0].size(), med(col[0]), med(col[1]), med(col[2]), med(col[3]),
+               med(col[4]), med(col[5]));
+}
+#endif
 
 }  // namespace
 
@@ -255,6 +353,9 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
     std::vector<double> us = timer_.time_sequence(seq);
     for (double& u : us) u -= overhead;
     const double med = median(us);
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (v.tma_kernel && std::getenv("PROJKIT_FLOOR_STAMPS")) stamp_launches(timer_, v.name, bytes, grid, graphs);
+#endif
     r.variants.push_back({v.name, med, v.order_probe});
     if (v.order_probe) continue;  // reported, never the floor
     if (r.best.empty() || med < r.floor_us) {

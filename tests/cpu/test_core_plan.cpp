@@ -435,24 +435,3 @@ TEST(Methods, RouterRingWMulticastConfig) {
                 .find("wmc must be 0 or 1"),
             std::string::npos);
 }
-
-// router_hilo_ring's xmc4 (E84: the 4 row tiles of a (K split, token slice) share x by multicast,
-// clusters of 4 along y, or (1, 4, 2) with wmc1) is listed on zw1.early1 with and without wmc1 and
-// applicable over the router's whole M range on an H200; the family's rule refuses it without the
-// zero warps, where N / (64 wgn) is not a multiple of 4 (wgn2: 2 CTAs along y), and other xmc values.
-TEST(Methods, RouterRingXMulticastConfig) {
-  const DeviceInfo d = fake_h200();
-  for (const char* name : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.xmc4",
-                           "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.xmc4"})
-    EXPECT_EQ(method_applicability(builtin_spec("router"), name, 1, 256, d), "") << name;
-  const KernelFamily* fam = find_kernel_family("router_hilo_ring");
-  ASSERT_NE(fam, nullptr);
-  const ProjectionSpec& router = builtin_spec("router");
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.xmc4", "router_hilo_ring.split16.wgn2.ts2.zw1.xmc4"})
-    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find("xmc4 (x multicast over 4 row tiles) needs"),
-              std::string::npos)
-        << bad;
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.xmc2", "router_hilo_ring.split16.wgn1.ts2.zw1.xmc8"})
-    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find("xmc must be 1 or 4"), std::string::npos)
-        << bad;
-}
