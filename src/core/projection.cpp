@@ -48,7 +48,7 @@ std::string copy_free_method(const ProjectionSpec& spec, const std::string& meth
     std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
     return c;
   };
-  const Config twin = without(cfg, "wsl");
+  const Config twin = without(without(cfg, "wsl"), "ls");  // ls1 (E85) exists only with the slabs
   if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
   return without(twin, "ki").name();
 }

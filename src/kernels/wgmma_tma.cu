@@ -69,11 +69,16 @@ TableKernelFn table_kernel_for(int bm, bool wsl = false) {
 // E65 (config key wsl1): W copied at prepare as k-block slabs [K/64][N][64] (lossless; slab kb =
 // columns kb*64 .. kb*64+63 of every row). One thread per 16-byte chunk, chunk i of the copy =
 // (kb, row, piece) = (i / (8 N), (i / 8) % N, i % 8).
+// kSwizzle (config key wsl2, E85): each row's 8 chunks stored 128B-swizzled (chunk p of the copy's
+// row holds W's chunk p ^ (row & 7)), the layout TMA's 128B swizzle writes into smem, so a plain
+// 16 KB bulk copy of a [128 rows][128 B] unit lands it ready for wgmma (tiles start at rows that
+// are multiples of 128, and smem stages on 1024-B boundaries). Still a permutation: lossless.
+template <bool kSwizzle = false>
 __global__ void pack_w_kslabs_kernel(const uint4* __restrict__ w, uint4* __restrict__ slabs, int64_t n, int64_t k) {
   const int64_t chunks = n * k / 8;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < chunks; i += int64_t(gridDim.x) * blockDim.x) {
     const int64_t piece = i % 8, row = (i / 8) % n, kb = i / (8 * n);
-    slabs[i] = w[(row * k + kb * kBlockK) / 8 + piece];
+    slabs[i] = w[(row * k + kb * kBlockK) / 8 + (kSwizzle ? piece ^ (row & 7) : piece)];
   }
 }
 
@@ -95,6 +100,11 @@ KernelFn red5_kernel_for(int kord) {
   if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
   if (kord == 8) return wgmma_tma_red5_kernel<BM, 8>;  // wsl1
   if (kord == 9) return wgmma_tma_red5_kernel<BM, 9>;  // ki1.wsl1
+  if constexpr (BM == 64) {  // E85 (the small-M slab configs): lean start, bulk-copied pre-swizzled slabs
+    if (kord == 25) return wgmma_tma_red5_kernel<BM, 25>;  // ki1.wsl1.ls1
+    if (kord == 33) return wgmma_tma_red5_kernel<BM, 33>;  // ki1.wsl2
+    if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;  // ki1.wsl2.ls1
+  }
   if constexpr (BM >= 128) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
     if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
@@ -111,9 +121,12 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
     default: return nullptr;
   }
 }
-// The k-block order and W layout of a config (the kernel's KORD): ki | ko << 2 | wsl << 3.
+// The k-block order, W layout and start of a config (the kernel's KORD): ki | ko << 2 | wsl1 << 3 |
+// ls1 << 4 | wsl2 << 5.
 int kord_of(const Config& c) {
-  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (c.get("wsl", 0) != 0 ? 8 : 0);
+  const int wsl = c.get("wsl", 0);
+  return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
+         (wsl == 2 ? 32 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -127,6 +140,7 @@ class WgmmaTma final : public PreparedMethod {
         xfit_(cfg.get("xfit", 0) != 0),
         red_(cfg.get("red", 0)),
         wsl_(cfg.get("wsl", 0) != 0),
+        wsl2_(cfg.get("wsl", 0) == 2),
         encode_(tensor_map::encoder()),
         // wsl1 always runs red5's own entry (also wt1's equal split for a row slice): W is its slabs
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1 || wsl_, kord_of(cfg))) {
@@ -141,15 +155,20 @@ class WgmmaTma final : public PreparedMethod {
       if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
         throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
       layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
-      const DeviceBuffer& slabs = layouts_->get("wgmma_tma.kslabs", [&] {
+      // wsl2 (E85): the slabs pre-swizzled, read by bulk copies (slabs_ below); wsl1: as packed
+      const DeviceBuffer& slabs = layouts_->get(wsl2_ ? "wgmma_tma.kslabs.sw128" : "wgmma_tma.kslabs", [&] {
         DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
         const int64_t chunks = spec_.n * spec_.k / 8;
         const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
-        pack_w_kslabs_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), b.as<uint4>(), spec_.n, spec_.k);
+        if (wsl2_)
+          pack_w_kslabs_kernel<true><<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), b.as<uint4>(), spec_.n, spec_.k);
+        else
+          pack_w_kslabs_kernel<<<blocks, 256>>>(static_cast<const uint4*>(ctx.w), b.as<uint4>(), spec_.n, spec_.k);
         cuda_check(cudaGetLastError(), "wgmma_tma: pack_w_kslabs_kernel launch");
         cuda_check(cudaDeviceSynchronize(), "wgmma_tma: pack_w_kslabs_kernel");
         return b;
       });
+      if (wsl2_) slabs_ = slabs.get();  // wsl2: the kernel's `ws` (its tensor map below stays unused)
       if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, slabs.get(), uint64_t(spec_.n), uint64_t(spec_.k),
                                                 uint32_t(kBlockN)))
         throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W's k-block slabs");
@@ -257,9 +276,11 @@ class WgmmaTma final : public PreparedMethod {
       if (probe_launch_ & 4u) lc.blockDim = dim3(128, 1, 1);      // one warpgroup instead of three
     }
 #endif
+    // wsl2 (E85): `ws` carries the pre-swizzled slabs and the mc slot (ignored by rk1) W's rows N
     cudaError_t e = cudaLaunchKernelEx(&lc, kernel_, w_map_, x_map, static_cast<__nv_bfloat16*>(a.y), a.m,
-                                       int(a.n_out), int(spec_.k / kBlockK), split_, mc_, stages_, x_rows, red_,
-                                       probe_ws(), flags_.as<unsigned>(), stamps_);
+                                       int(a.n_out), int(spec_.k / kBlockK), split_, wsl2_ ? int(spec_.n) : mc_,
+                                       stages_, x_rows, red_,
+                                       wsl2_ ? static_cast<float*>(slabs_) : probe_ws(), flags_.as<unsigned>(), stamps_);
     if (e != cudaSuccess) return cuda_status(e, "wgmma_tma_kernel launch");
     return cuda_status(cudaGetLastError(), "wgmma_tma_kernel launch");
   }
@@ -301,6 +322,8 @@ class WgmmaTma final : public PreparedMethod {
   bool xfit_;
   int red_;
   bool wsl_;  // E65 (config key wsl1): w_map_ maps W's k-block slabs [K/64][N][64], in layouts_
+  bool wsl2_;  // E85 (wsl2): the slabs pre-swizzled, read by bulk copies from slabs_ (w_map_ unused)
+  void* slabs_ = nullptr;  // wsl2: the pre-swizzled slabs (owned by layouts_)
   std::shared_ptr<SharedLayouts> layouts_;  // wsl1: the Projection's shared re-layouts (or this method's own)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
   DeviceBuffer flags_;          // red = 5 only: the zero warps' zeroed[] / passed[], zero between calls
@@ -547,6 +570,19 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"wsl", 1});
     list.push_back(c);
   }
+  // ---- E85 (session 25): the small-M slab configs (bm64.split4 / split2 .rk1.ki1) with P25b's
+  // start: ls1 arms only the first fill's barriers before issuing it (no tensor-map prefetch), wsl2
+  // reads W's slabs pre-swizzled by 16 KB bulk copies (the floor probe's W path, no tensor map),
+  // and both. P25 / P25b: these kernels stream at their grid's rate; their 1.3-1.8 us over the
+  // probe is fixed, ~0.4 us of it before the first stage lands.
+  for (const Config& base : {cfg(64, 4, 1, 1, 5), cfg(64, 2, 1, 1, 5)})
+    for (int v : {1, 2, 3}) {  // 1: wsl1.ls1, 2: wsl2, 3: wsl2.ls1
+      Config c = with_rk(base);
+      c.params.push_back({"ki", 1});
+      c.params.push_back({"wsl", v & 2 ? 2 : 1});
+      if (v & 1) c.params.push_back({"ls", 1});
+      list.push_back(c);
+    }
   return list;
 }
 
@@ -594,8 +630,13 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int ki = c.get("ki", 0), ko = c.get("ko", 0);
   if (ki != 0 && ki != 1) return "wgmma_tma: ki must be 0 (contiguous K ranges) or 1 (K splits interleaved, E63)";
   if (ko != 0 && ko != 1) return "wgmma_tma: ko must be 0 (tile-major blocks) or 1 (K-split-major blocks, E64)";
-  const int wsl = c.get("wsl", 0);
-  if (wsl != 0 && wsl != 1) return "wgmma_tma: wsl must be 0 (W as given) or 1 (W's k-block slabs, E65)";
+  const int wsl = c.get("wsl", 0), ls = c.get("ls", 0);
+  if (wsl < 0 || wsl > 2)
+    return "wgmma_tma: wsl must be 0 (W as given), 1 (W's k-block slabs, E65) or 2 (the slabs pre-swizzled, bulk "
+           "copies, E85)";
+  if (ls != 0 && ls != 1) return "wgmma_tma: ls must be 0 or 1 (the lean start, E85)";
+  if ((wsl == 2 || ls == 1) && (rk != 1 || bm != 64 || ki != 1 || wsl == 0))
+    return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
   if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))

@@ -504,7 +504,18 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     (kb*64, n0) of W itself. The CTAs that read k-block kb at the same time then read one
 //     contiguous slab instead of BN rows 2*K bytes apart (ledger L7: a grid that reads one window
 //     of memory at a time streams 5-9 % faster than one whose CTAs each stream their own range).
-template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false>
+//   kLS (config key ls1, E85, rk1 only): a lean start for red5's first ring fill: thread 0 arms only
+//     the full barriers of the fill, fences, and issues it with no tensor-map prefetch; the other
+//     barriers are armed (and fenced) after the fill. (P25b: thread 0's first TMA left 0.64 us
+//     after its entry, 0.29 us of it after the index math.)
+//   kWB (config key wsl2, E85, rk1 only): W's k-block slabs pre-swizzled at prepare (the 128B
+//     swizzle applied to each [128 rows][128 B] unit in global memory), so one cp.async.bulk of
+//     16 KB (no tensor map) lands a unit in the layout the 3D box would write: the W path of the
+//     floor probe's bulk16k stream (P25b: that probe's first unit lands 0.4 us before the
+//     kernel's first stage). `ws` then carries the slabs and `w_rows` their row count N (a unit
+//     (kb, n0) starts at byte (kb * N + n0) * 128).
+template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
+          bool kWB = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -517,7 +528,8 @@ __device__ __forceinline__ void wgmma_tma_body(
     float* ws,  // red = 2: [grid CTAs][BM][BN] fp32 owned by the prepared method
     unsigned* flags,  // red = 5: zeroed[tiles], passed[tiles] (tile = blockIdx.y x N tile), zero between calls
     unsigned long long* __restrict__ stamps,  // dev phase probe (nullptr: off), see stamp()
-    const work_table::Table* table) {         // kWorkTable: the work table (a __grid_constant__ parameter)
+    const work_table::Table* table,           // kWorkTable: the work table (a __grid_constant__ parameter)
+    int w_rows = 0) {                         // kWB: W's rows (the slabs' row count), else unused
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 256, "BM is the wgmma N: 64..256, and a 64-multiple here");
   constexpr int BN = kBlockN;                 // W rows per CTA
   constexpr int kAcc = BM / 2;                // fp32 accumulators per thread: [64 n] x [BM t] / 128
@@ -527,6 +539,8 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(x_tile_bytes(BM) % 1024 == 0 && kWBytes % 1024 == 0, "tiles keep 1024-B swizzle alignment");
   static_assert(kKI == 0 || kKI == 1, "kKI: 0 (contiguous K ranges) or 1 (interleaved k-blocks; ki2 was refuted, E63)");
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
+  static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
+  static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -580,7 +594,10 @@ __device__ __forceinline__ void wgmma_tma_body(
   };
   // W tile (n0, k-block kb) into smem at dst: a 2D box of W, or (kWSL) the 3D box of its slab.
   auto load_w = [&](uint32_t dst, uint32_t bar, int kb, uint64_t pol) {
-    if constexpr (kWSL)
+    if constexpr (kWB)
+      ptx::bulk_load(dst, reinterpret_cast<const uint8_t*>(ws) + (int64_t(kb) * w_rows + n0) * (kBlockK * 2),
+                     uint32_t(kWBytes), bar, pol);
+    else if constexpr (kWSL)
       tma_load_3d(dst, &tm_w, bar, 0, n0, kb, pol);
     else
       tma_load_2d(dst, &tm_w, bar, kb * kBlockK, n0, pol);
@@ -628,7 +645,32 @@ __device__ __forceinline__ void wgmma_tma_body(
 #endif  // PROJKIT_STAMPS_LIGHT
 #endif
 
-  if (threadIdx.x == 0) {
+  if (kLS && threadIdx.x == 0) {
+    // kLS (red5): the full barriers of the first fill, one fence, the fill; then the rest.
+    for (int j = 0; j < n_first; ++j) mbar_init(full_bar(j), 1);
+    fence_mbar_init();
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (stamps != nullptr) stamps[cta_stamps + 10] = globaltimer_ns();  // P7
+#endif
+    const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+    const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
+    for (int j = 0; j < n_first; ++j) {
+      mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
+      if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
+      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
+#ifdef PROJKIT_WGMMA_STAMPS
+      if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
+#endif
+    }
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (stamps != nullptr) stamps[cta_stamps + 4] = globaltimer_ns();  // fill issued
+#endif
+    for (int s = 0; s < stages; ++s) {
+      if (s >= n_first) mbar_init(full_bar(s), 1);
+      mbar_init(empty_bar(s), kConsumerWGs * 4);
+    }
+    fence_mbar_init();
+  } else if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
@@ -844,15 +886,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 // with red5, without the cluster / DSMEM / L2-slot paths in its code (mc and red are ignored).
 // KORD = kKI | kKO << 2 | kWSL << 3 (the body's k-block order, config keys ki1, ko1, E63 / E64;
 // and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
+// KORD bit 16: the lean start (ls1, E85); bit 32: W's pre-swizzled slabs by bulk copy (wsl2, E85:
+// `ws` carries the slabs and the ignored mc slot their row count).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
-                          __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int /*mc*/,
+                          __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int mc_or_w_rows,
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split,
-                                                                        /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags,
-                                                                        stamps, nullptr);
+  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0>(
+      tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags, stamps, nullptr,
+      (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).

@@ -210,7 +210,7 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   int ki1 = 0, ko1 = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl1") != std::string::npos) continue;  // wsl1: next test
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos) continue;  // wsl1 / wsl2: next tests
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -248,7 +248,7 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0) continue;
     const std::size_t at = c.find(".wsl1");
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos || c.ends_with(".ls1")) continue;  // ls1 / wsl2 (E85): their own test
     EXPECT_EQ(at + 5, c.size()) << c << ": wsl1 is the last key";
     std::string base = c.substr(0, at);
     const bool ki = base.ends_with(".ki1");
@@ -269,10 +269,49 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
   EXPECT_EQ(wt, 1);
   auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wsl1").find("rk1 and wt1 only"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wsl2").find("wsl must be"), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wsl3").find("wsl must be"), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.ko1.wsl1").find("not instantiated with ko1"),
             std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"), "");
+}
+
+// E85's variants of the small-M slab configs (bm64.split4 / split2 .rk1.ki1): the lean start
+// (.wsl1.ls1), the pre-swizzled slabs by bulk copy (.wsl2) and both (.wsl2.ls1), six configs, each
+// applicable where its ki1.wsl1 base is; ls1 and wsl2 are refused by name off rk1.ki1 at bm 64 or
+// without the slabs, and out-of-range values are named.
+TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
+  const DeviceInfo d = fake_h200();
+  int n = 0;
+  const std::vector<std::string> listed = list_method_configs();
+  for (const std::string& c : listed) {
+    if (c.rfind("wgmma_tma.", 0) != 0 || (!c.ends_with(".ls1") && !c.ends_with(".wsl2"))) continue;
+    ++n;
+    const std::size_t at = c.find(".wsl");
+    ASSERT_NE(at, std::string::npos) << c;
+    const std::string base = c.substr(0, at) + ".wsl1";
+    EXPECT_TRUE(base.ends_with(".bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1") ||
+                base.ends_with(".bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"))
+        << c;
+    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
+    for (const char* fam : {"qkv", "pooler", "unpooler"})
+      for (auto [lo, hi] : {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}})
+        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
+                  method_applicability(builtin_spec(fam), base, lo, hi, d))
+            << c << " " << fam << " " << lo << ".." << hi;
+  }
+  EXPECT_EQ(n, 6);
+  auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 9, 64); };
+  const std::string inst = "instantiated for rk1.ki1 at bm 64 with W's slabs";
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wsl2").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.ls1").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.wsl2").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1.ls2").find("ls must be 0 or 1"),
+            std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl2.ls1"), "");
+  // the copy-free twin (weight_copies = false) drops the slabs and the lean start
+  EXPECT_EQ(copy_free_method(builtin_spec("qkv"), "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl2.ls1",
+                             2, 64, d),
+            "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1");
 }
 
 // splitk_mma_l2's two warps per slab (wk2, E80) are compiled for rows 64 only: the listed wk2
@@ -310,7 +349,7 @@ TEST(Methods, CopyFreeTwinsOfKSlabMethods) {
     EXPECT_EQ(copy_free_method(builtin_spec("pooler"), keep, 65, 128, d), keep);
   // every listed wsl1 config has a copy-free twin that applies wherever it does
   for (const std::string& c : list_method_configs())
-    if (c.find(".wsl1") != std::string::npos)
+    if (c.find(".wsl") != std::string::npos)
       for (const char* fam : {"qkv", "pooler", "unpooler"})
         for (auto [lo, hi] : {std::pair{2, 64}, std::pair{65, 128}})
           if (method_applicability(builtin_spec(fam), c, lo, hi, d).empty())
