@@ -261,8 +261,12 @@ static __device__ unsigned g_probe_skip = 0;
 // math) are cold DRAM reads after the judge's L2 flush on every thread's path to its first
 // instruction of work, and the P6 load adds one more request: a light build leaves them out, so
 // its start-up is production's (the stamp stores do not block the threads that issue them).
+// PROJKIT_STAMPS_LIGHT_SKIP=B (P25c, with PROJKIT_STAMPS_LIGHT): P13's skip bits B compiled in as a
+// constant, so a light build can leave parts out without the cold symbol read.
 __device__ __forceinline__ unsigned probe_skip() {
-#if defined(PROJKIT_WGMMA_STAMPS) && !defined(PROJKIT_STAMPS_LIGHT)
+#if defined(PROJKIT_STAMPS_LIGHT_SKIP)
+  return PROJKIT_STAMPS_LIGHT_SKIP;
+#elif defined(PROJKIT_WGMMA_STAMPS) && !defined(PROJKIT_STAMPS_LIGHT)
   return g_probe_skip;
 #else
   return 0u;  // production: every part runs
