@@ -574,7 +574,11 @@ std::vector<Config> wgmma_tma_configs() {
   // start: ls1 arms only the first fill's barriers before issuing it (no tensor-map prefetch), wsl2
   // reads W's slabs pre-swizzled by 16 KB bulk copies (the floor probe's W path, no tensor map),
   // and both. P25 / P25b: these kernels stream at their grid's rate; their 1.3-1.8 us over the
-  // probe is fixed, ~0.4 us of it before the first stage lands.
+  // probe is fixed, ~0.4 us of it before the first stage lands. Measured (H200, session 25 call 3,
+  // 200 pairs, same binary, against .wsl1): neither moves the first stage; wsl2 ends the main loop
+  // 0.1-0.2 us earlier; wsl2.ls1 +0.3..+1.6 % at qkv M 2..64, pooler M 6..64, unpooler M 9..64
+  // (qkv M 8 -0.1 %). Not in the plan: its A/B against plan Z4 at qkv M 16..64 kept Z4 (M 16
+  // +0.2 %, M 32 +1.1 %).
   for (const Config& base : {cfg(64, 4, 1, 1, 5), cfg(64, 2, 1, 1, 5)})
     for (int v : {1, 2, 3}) {  // 1: wsl1.ls1, 2: wsl2, 3: wsl2.ls1
       Config c = with_rk(base);

@@ -649,13 +649,9 @@ __device__ __forceinline__ void wgmma_tma_body(
 #endif  // PROJKIT_STAMPS_LIGHT
 #endif
 
-  if (kLS && threadIdx.x == 0) {
-    // kLS (red5): the full barriers of the first fill, one fence, the fill; then the rest.
-    for (int j = 0; j < n_first; ++j) mbar_init(full_bar(j), 1);
-    fence_mbar_init();
-#ifdef PROJKIT_WGMMA_STAMPS
-    if (stamps != nullptr) stamps[cta_stamps + 10] = globaltimer_ns();  // P7
-#endif
+  // red5's first ring fill (thread 0): the n_first k-blocks, W then x per stage (kLS or after the
+  // barriers and the tensor-map prefetch).
+  auto first_fill = [&]() {
     const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
     const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
     for (int j = 0; j < n_first; ++j) {
@@ -669,6 +665,15 @@ __device__ __forceinline__ void wgmma_tma_body(
 #ifdef PROJKIT_WGMMA_STAMPS
     if (stamps != nullptr) stamps[cta_stamps + 4] = globaltimer_ns();  // fill issued
 #endif
+  };
+  if (kLS && threadIdx.x == 0) {
+    // kLS (red5): the full barriers of the first fill, one fence, the fill; then the rest.
+    for (int j = 0; j < n_first; ++j) mbar_init(full_bar(j), 1);
+    fence_mbar_init();
+#ifdef PROJKIT_WGMMA_STAMPS
+    if (stamps != nullptr) stamps[cta_stamps + 10] = globaltimer_ns();  // P7
+#endif
+    first_fill();
     for (int s = 0; s < stages; ++s) {
       if (s >= n_first) mbar_init(full_bar(s), 1);
       mbar_init(empty_bar(s), kConsumerWGs * 4);
@@ -689,19 +694,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       // us off every plan shape); the producer loop below starts after it.
       prefetch_tensor_map(&tm_w);
       prefetch_tensor_map(&tm_x);
-      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      const unsigned probe = probe_skip();  // P13 bits (0 outside stamps-build probes)
-      for (int j = 0; j < n_first; ++j) {
-        mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
-        if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
-        if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
-#ifdef PROJKIT_WGMMA_STAMPS
-        if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
-#endif
-      }
-#ifdef PROJKIT_WGMMA_STAMPS
-      if (stamps != nullptr) stamps[cta_stamps + 4] = globaltimer_ns();  // fill issued
-#endif
+      first_fill();
     }
   }
   if (atomic_combine)
