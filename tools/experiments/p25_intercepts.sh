@@ -40,11 +40,11 @@ try:
         fl[f['bytes']]['FLOOR'] = f['floor_us']
 except Exception as e:
     print('floor unreadable:', e)
-def fit(pts):  # least squares t = a + b * MB; returns a (us), rate (TB/s), max |residual| (us)
+def fit(pts):  # least squares t = a + b * MB; returns a (us), rate 1 / b (MB/us = TB/s; call 1 printed 1e-6 / b), max |residual| (us)
     n = len(pts); mx = sum(x for x, _ in pts) / n; my = sum(y for _, y in pts) / n
     b = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
     a = my - b * mx
-    return a, 1e-6 / b if b > 0 else float('nan'), max(abs(y - a - b * x) for x, y in pts)
+    return a, 1 / b if b > 0 else float('nan'), max(abs(y - a - b * x) for x, y in pts)
 print('P25: us at M 16 (bench 200 pairs, the plan\'s slab config; floor: one run); fit t = a + MB / rate')
 for tag, probe in (('q', 'order.tma_stream.bulk16k.s8.interleaved.g72'), ('p', 'order.tma_stream.bulk16k.s8.interleaved.g64'),
                    ('u', 'order.tma_stream.bulk16k.s8.interleaved.g128')):
