@@ -308,14 +308,7 @@ class WgmmaTma final : public PreparedMethod {
     lc.stream = stream;
     return lc;
   }
-  cudaLaunchAttribute cluster_attr() const {
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = unsigned(split_ * mc_);
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    return attr;
-  }
+  cudaLaunchAttribute cluster_attr() const { return zero_warp::cluster_attr(dim3(unsigned(split_ * mc_), 1, 1)); }
 
   ProjectionSpec spec_;
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)

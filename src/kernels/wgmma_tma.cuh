@@ -692,7 +692,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       // red5: the first ring fill leaves right here, before the CTA-wide barrier and the
       // producer's setmaxnreg (ledger P5: 0.7 us from kernel start to the first issue; E47: 0.1-0.7
       // us off every plan shape); the producer loop below starts after it.
-      prefetch_tensor_map(&tm_w);
+      if constexpr (!kWB) prefetch_tensor_map(&tm_w);  // wsl2 loads W by bulk copies: no W map to fetch
       prefetch_tensor_map(&tm_x);
       first_fill();
     }
@@ -706,7 +706,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     // ---------------- producer
     setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == 0) {
-      prefetch_tensor_map(&tm_w);
+      if constexpr (!kWB) prefetch_tensor_map(&tm_w);  // wsl2 loads W by bulk copies: no W map to fetch
       prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first();
       const uint64_t pol_x = policy_evict_last();
