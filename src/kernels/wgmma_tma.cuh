@@ -203,6 +203,12 @@ __device__ __forceinline__ uint32_t cluster_ctarank() {
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
+// The split cluster barrier (red5 x multicast pair, E86): every thread arrives once its CTA's
+// mbarriers are initialized (fence_mbar_init released them at cluster scope, so relaxed suffices)
+// and waits only before its first access to the peer's barriers or smem, so the first ring fill,
+// which stays local, never waits for the peer.
+__device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
 // The shared::cluster address of the same smem offset in peer CTA `rank`.
 __device__ __forceinline__ uint32_t mapa_shared(uint32_t addr, uint32_t rank) {
   uint32_t r;
@@ -519,7 +525,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     kernel's first stage). `ws` then carries the slabs and `w_rows` their row count N (a unit
 //     (kb, n0) starts at byte (kb * N + n0) * 128).
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false>
+          bool kWB = false, bool kXMC = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -545,6 +551,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
+  static_assert(!kXMC || (!kWorkTable && !kLS && !kWB), "kXMC: red5's equal split (rk1) with W's 2D map or slabs only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -570,15 +577,21 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
-  const unsigned wx = red5_work_x(blockIdx.x, atomic_combine);  // this CTA's work index along x
+  // kXMC (E86): CTAs 2i and 2i + 1 are a cluster of two N-neighbours with the same K range (no
+  // P11 rotation: the pair is fixed by the launch). With ko1 that is the K-split-major order
+  // itself (the tile count is even); tile-major, pair i takes tiles 2 (i / split) + {0, 1} and K
+  // split i % split.
+  const unsigned wx = kXMC ? blockIdx.x : red5_work_x(blockIdx.x, atomic_combine);  // this CTA's work index along x
   const int crank = kWorkTable         ? work_table::member_of(work_e)
                     : kKO            ? int(wx / (gridDim.x / unsigned(split)))
+                    : kXMC           ? int((wx / 2u) % unsigned(split))
                     : atomic_combine ? int(wx % unsigned(split))
                                      : int(cluster_ctarank());
-  const int ks = crank % split;  // K range of this CTA
-  const int g = crank / split;   // which of the mc N tiles of the cluster
+  const int ks = crank % split;                         // K range of this CTA
+  const int g = kXMC ? int(wx & 1u) : crank / split;  // which of the mc N tiles of the cluster (kXMC: its rank)
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
                  : kKO      ? int(wx % (gridDim.x / unsigned(split))) * BN
+                 : kXMC     ? (int((wx / 2u) / unsigned(split)) * 2 + g) * BN
                             : (int(wx / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
   // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
@@ -657,7 +670,16 @@ __device__ __forceinline__ void wgmma_tma_body(
     for (int j = 0; j < n_first; ++j) {
       mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
       if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
-      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
+      if (!(probe & 1u)) {
+        if constexpr (kXMC) {  // the first fill stays local (no wait for the peer): both halves of x, box x_rows / 2
+          const int half = x_rows / 2;
+          tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
+          tma_load_2d(stage_x(j) + uint32_t(half * kBlockK * 2), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK,
+                      m0 + half, pol_x);
+        } else {
+          tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
+        }
+      }
 #ifdef PROJKIT_WGMMA_STAMPS
       if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -697,14 +719,17 @@ __device__ __forceinline__ void wgmma_tma_body(
       first_fill();
     }
   }
-  if (atomic_combine)
+  if (atomic_combine) {
     __syncthreads();  // no cluster (red5): the barriers exist before the producer's first load
-  else
+    if constexpr (kXMC) cluster_arrive_relaxed();  // the pair: this CTA's barriers exist (waited on below)
+  } else {
     cluster_sync();  // peers' barriers exist before any multicast or remote arrive
+  }
 
   if (wg == 0) {
     // ---------------- producer
     setmaxnreg_dec<kProducerRegs>();
+    if constexpr (kXMC) cluster_wait();  // the peer's barriers exist before the first multicast into it
     if (threadIdx.x == 0) {
       if constexpr (!kWB) prefetch_tensor_map(&tm_w);  // wsl2 loads W by bulk copies: no W map to fetch
       prefetch_tensor_map(&tm_x);
@@ -712,7 +737,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       const uint64_t pol_x = policy_evict_last();
       const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
       uint16_t mask = 0;               // the CTAs of the cluster with the same K range
-      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
+      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (kXMC ? p : p * split + ks)));
       const int skip = atomic_combine ? n_first : 0;  // red5: the first fill is already in flight
       const unsigned probe = probe_skip();            // P13 bits (0 outside stamps-build probes)
       int s = skip % stages;
@@ -740,7 +765,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       const int tile = kWorkTable ? work_table::tile_of(work_e)  // one token tile
-                         : kKO        ? int(blockIdx.y) * n_tiles + n0 / BN
+                         : kKO || kXMC ? int(blockIdx.y) * n_tiles + n0 / BN
                                       : int(blockIdx.y) * n_tiles + int(wx) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
@@ -755,6 +780,7 @@ __device__ __forceinline__ void wgmma_tma_body(
 
   // ---------------- consumers
   setmaxnreg_inc<kConsumerRegs>();
+  if constexpr (kXMC) cluster_wait();  // the peer's barriers exist before the first remote release
   const int c = wg - 1;                 // which 64-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
   const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
@@ -779,7 +805,12 @@ __device__ __forceinline__ void wgmma_tma_body(
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
-      if (mc == 1) {
+      if constexpr (kXMC) {
+        // lane 0 releases the stage here, lane 1 in the peer, whose producer multicasts into ours:
+        // only if that stage is refilled (the peer may have exited after its last refill)
+        if (lane == 0) mbar_arrive(empty_bar(prev_s));
+        if (lane == 1 && kb - 1 + stages < kb_end) mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), uint32_t(g ^ 1)));
+      } else if (mc == 1) {
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
       } else if (lane < mc) {  // lane p releases the stage in N-neighbour p, in parallel
         mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), uint32_t(lane * split + ks)));
@@ -884,16 +915,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 // KORD = kKI | kKO << 2 | kWSL << 3 (the body's k-block order, config keys ki1, ko1, E63 / E64;
 // and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
 // KORD bit 16: the lean start (ls1, E85); bit 32: W's pre-swizzled slabs by bulk copy (wsl2, E85:
-// `ws` carries the slabs and the ignored mc slot their row count).
+// `ws` carries the slabs and the ignored mc slot their row count); bit 64: x multicast over a
+// cluster of two N-neighbours (mc2, E86; launched cooperative with cluster dims (2, 1, 1)).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
                           __nv_bfloat16* __restrict__ y, int m, int n_out, int k_blocks, int split, int mc_or_w_rows,
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
-  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0>(
-      tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws, flags, stamps, nullptr,
-      (KORD & 32) != 0 ? mc_or_w_rows : 0);
+  wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
+                 (KORD & 64) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/(KORD & 64) != 0 ? 2 : 1, stages,
+                                   x_rows, /*red=*/5, ws, flags, stamps, nullptr, (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).
