@@ -100,6 +100,8 @@ KernelFn red5_kernel_for(int kord) {
   if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
   if (kord == 8) return wgmma_tma_red5_kernel<BM, 8>;  // wsl1
   if (kord == 9) return wgmma_tma_red5_kernel<BM, 9>;  // ki1.wsl1
+  if constexpr (BM <= 128)
+    if (kord == 129) return wgmma_tma_red5_kernel<BM, 129>;  // ki1.wmc1 (E87)
   if constexpr (BM == 64) {  // E85 (the small-M slab configs): lean start, bulk-copied pre-swizzled slabs
     if (kord == 25) return wgmma_tma_red5_kernel<BM, 25>;  // ki1.wsl1.ls1
     if (kord == 33) return wgmma_tma_red5_kernel<BM, 33>;  // ki1.wsl2
@@ -124,11 +126,12 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
   }
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
-// wsl1 << 3 | ls1 << 4 | wsl2 << 5 | (red5 with mc2: x multicast pair, E86) << 6.
+// wsl1 << 3 | ls1 << 4 | wsl2 << 5 | (red5 with mc2: x multicast pair, E86) << 6 | wmc1 << 7 (W
+// multicast pair over the two token tiles, E87).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("red", 0) == 5 && c.get("mc", 1) == 2 ? 64 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("red", 0) == 5 && c.get("mc", 1) == 2 ? 64 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -143,6 +146,7 @@ class WgmmaTma final : public PreparedMethod {
         red_(cfg.get("red", 0)),
         wsl_(cfg.get("wsl", 0) != 0),
         wsl2_(cfg.get("wsl", 0) == 2),
+        wmc_(cfg.get("wmc", 0) != 0),
         encode_(tensor_map::encoder()),
         // wsl1 always runs red5's own entry (also wt1's equal split for a row slice): W is its slabs
         kernel_(kernel_for(bm_, cfg.get("bn", kBlockN), cfg.get("rk", 0) == 1 || wsl_, kord_of(cfg))) {
@@ -175,7 +179,7 @@ class WgmmaTma final : public PreparedMethod {
                                                 uint32_t(kBlockN)))
         throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W's k-block slabs");
     } else if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k),
-                                                 uint32_t(kBlockN))) {
+                                                 uint32_t(wmc_ ? kRowsPerWG : kBlockN))) {  // wmc1: half-tile boxes
       throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W (alignment?)");
     }
     smem_ = smem_bytes(bm_, kBlockN, stages_);
@@ -193,7 +197,9 @@ class WgmmaTma final : public PreparedMethod {
       // pairs must be co-resident.
       if (mc_ != 1 && (mc_ != 2 || cfg.get("rk", 0) != 1 || cfg.get("ki", 0) != 1))
         throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1, or mc = 2 with rk1.ki1 (E86)");
-      resident_ctas_ = mc_ == 2 ? 2 * int64_t(max_active_clusters())
+      if (wmc_ && (mc_ != 1 || cfg.get("rk", 0) != 1 || cfg.get("ki", 0) != 1 || bm_ > 128))
+        throw Error(StatusCode::invalid_argument, "wgmma_tma: wmc1 needs rk1.ki1, mc = 1 and bm 64 or 128 (E87)");
+      resident_ctas_ = mc_ == 2 || wmc_ ? 2 * int64_t(max_active_clusters())
                                 : resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_),
                                                 ctx.dev.sm_count, "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
@@ -235,7 +241,7 @@ class WgmmaTma final : public PreparedMethod {
   // Clusters of this config the device can hold at once (grids beyond it run in waves; red5 mc2:
   // the cooperative grid's pairs).
   int max_active_clusters() const {
-    cudaLaunchConfig_t lc = launch_config(dim3(unsigned(cluster_size()), 1, 1), nullptr);
+    cudaLaunchConfig_t lc = launch_config(wmc_ ? dim3(1, 2, 1) : dim3(unsigned(cluster_size()), 1, 1), nullptr);
     cudaLaunchAttribute attr = cluster_attr();
     lc.attrs = &attr;
     lc.numAttrs = 1;
@@ -261,6 +267,8 @@ class WgmmaTma final : public PreparedMethod {
       const int q = 8 * mc_;
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
+    if (wmc_ && m_tiles != 2)
+      return {StatusCode::invalid_argument, "wgmma_tma: wmc1 covers exactly two token tiles (bm < m <= 2 bm)"};
     if (red_ == 5 && (reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
     CUtensorMap x_map;
@@ -274,7 +282,7 @@ class WgmmaTma final : public PreparedMethod {
       if (int64_t(n_tiles) * split_ * m_tiles > resident_ctas_)
         return {StatusCode::invalid_argument, "wgmma_tma: red5 grid at this m exceeds the resident CTAs (cooperative)"};
       attrs[0] = zero_warp::cooperative_attr();
-      if (mc_ == 2) {
+      if (mc_ == 2 || wmc_) {
         attrs[1] = cluster_attr();
         lc.numAttrs = 2;
       }
@@ -321,7 +329,9 @@ class WgmmaTma final : public PreparedMethod {
   }
   // CTAs per cluster: the K splits x the N-neighbours (red5: no K-split cluster, mc only).
   int cluster_size() const { return red_ == 5 ? mc_ : split_ * mc_; }
-  cudaLaunchAttribute cluster_attr() const { return zero_warp::cluster_attr(dim3(unsigned(cluster_size()), 1, 1)); }
+  cudaLaunchAttribute cluster_attr() const {  // wmc1 (E87): the two token tiles along y
+    return zero_warp::cluster_attr(wmc_ ? dim3(1, 2, 1) : dim3(unsigned(cluster_size()), 1, 1));
+  }
 
   ProjectionSpec spec_;
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
@@ -329,6 +339,7 @@ class WgmmaTma final : public PreparedMethod {
   int red_;
   bool wsl_;  // E65 (config key wsl1): w_map_ maps W's k-block slabs [K/64][N][64], in layouts_
   bool wsl2_;  // E85 (wsl2): the slabs pre-swizzled, read by bulk copies from slabs_ (w_map_ unused)
+  bool wmc_;   // E87 (wmc1): the token tiles' pair multicasts W; w_map_'s box is 64 rows
   void* slabs_ = nullptr;  // wsl2: the pre-swizzled slabs (owned by layouts_)
   std::shared_ptr<SharedLayouts> layouts_;  // wsl1: the Projection's shared re-layouts (or this method's own)
   DeviceBuffer ws_;  // red = 2 only: never needs clearing (every slot read is written first, same call)
@@ -610,6 +621,20 @@ std::vector<Config> wgmma_tma_configs() {
       if (ko) c.params.push_back({"ko", 1});
       list.push_back(c);
     }
+  // ---- E87 (session 26): W multicast over the two token tiles (wmc1): at M 65..128 (bm64) and
+  // 129..256 (bm128) the two token tiles of one N tile and K range are a cluster of two; each loads
+  // one 64-row half of the W tile and multicasts it to both (W crosses L2 -> SM once per pair,
+  // cuBLAS's 2x1 clusters at M 256, P22), each loads its own x. Against the one-tile configs it
+  // halves the K split at the same grid (pooler split 2, unpooler and o split 1: plain 16-byte
+  // stores, no zero warp, no atomics; qkv split 3, 108 CTAs), so it halves or removes the adds
+  // (P25c: 2.07 us at pooler M 256). E86 measured the pair's coupling at about 0 at M 256.
+  for (int bm : {64, 128})
+    for (int split : {1, 2, 3}) {
+      Config c = with_rk(cfg(bm, split, 1, 1, 5));
+      c.params.push_back({"ki", 1});
+      c.params.push_back({"wmc", 1});
+      list.push_back(c);
+    }
   return list;
 }
 
@@ -663,6 +688,13 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     return "wgmma_tma: wsl must be 0 (W as given), 1 (W's k-block slabs, E65) or 2 (the slabs pre-swizzled, bulk "
            "copies, E85)";
   if (ls != 0 && ls != 1) return "wgmma_tma: ls must be 0 or 1 (the lean start, E85)";
+  const int wmc = c.get("wmc", 0);
+  if (wmc != 0 && wmc != 1) return "wgmma_tma: wmc must be 0 or 1 (W multicast over the two token tiles, E87)";
+  if (wmc == 1) {
+    if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || ls != 0 || bm > 128)
+      return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87)";
+    if (m_lo <= bm || m_hi > 2 * bm) return "wgmma_tma: wmc1 covers exactly two token tiles (bm < m <= 2 bm)";
+  }
   if ((wsl == 2 || ls == 1) && (rk != 1 || bm != 64 || ki != 1 || wsl == 0))
     return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";

@@ -525,7 +525,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     kernel's first stage). `ws` then carries the slabs and `w_rows` their row count N (a unit
 //     (kb, n0) starts at byte (kb * N + n0) * 128).
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false, bool kXMC = false>
+          bool kWB = false, bool kXMC = false, bool kWMC = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -552,6 +552,8 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
   static_assert(!kXMC || (!kWorkTable && !kLS && !kWB), "kXMC: red5's equal split (rk1) with W's 2D map or slabs only");
+  static_assert(!kWMC || (!kXMC && !kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
+  constexpr bool kPair = kXMC || kWMC;  // a cluster of two that multicasts one operand (E86 / E87)
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -588,7 +590,9 @@ __device__ __forceinline__ void wgmma_tma_body(
                     : atomic_combine ? int(wx % unsigned(split))
                                      : int(cluster_ctarank());
   const int ks = crank % split;                         // K range of this CTA
-  const int g = kXMC ? int(wx & 1u) : crank / split;  // which of the mc N tiles of the cluster (kXMC: its rank)
+  // which of the mc N tiles of the cluster; kXMC: its rank; kWMC (E87): its rank = its token tile
+  // (cluster dims (1, 2, 1): the pair has the same N tile and K range, token tiles 0 and 1)
+  const int g = kXMC ? int(wx & 1u) : kWMC ? int(blockIdx.y & 1u) : crank / split;
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
                  : kKO      ? int(wx % (gridDim.x / unsigned(split))) * BN
                  : kXMC     ? (int((wx / 2u) / unsigned(split)) * 2 + g) * BN
@@ -611,7 +615,10 @@ __device__ __forceinline__ void wgmma_tma_body(
   };
   // W tile (n0, k-block kb) into smem at dst: a 2D box of W, or (kWSL) the 3D box of its slab.
   auto load_w = [&](uint32_t dst, uint32_t bar, int kb, uint64_t pol) {
-    if constexpr (kWB)
+    if constexpr (kWMC) {  // the local load of the whole W tile: both 64-row halves (tm_w's box is one half)
+      tma_load_2d(dst, &tm_w, bar, kb * kBlockK, n0, pol);
+      tma_load_2d(dst + uint32_t(kRowsPerWG * kBlockK * 2), &tm_w, bar, kb * kBlockK, n0 + kRowsPerWG, pol);
+    } else if constexpr (kWB)
       ptx::bulk_load(dst, reinterpret_cast<const uint8_t*>(ws) + (int64_t(kb) * w_rows + n0) * (kBlockK * 2),
                      uint32_t(kWBytes), bar, pol);
     else if constexpr (kWSL)
@@ -704,7 +711,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   } else if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
-      mbar_init(empty_bar(s), kConsumerWGs * 4 * mc);  // one arrive per consumer warp of the mc CTAs
+      mbar_init(empty_bar(s), kConsumerWGs * 4 * (kPair ? 2 : mc));  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -721,7 +728,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   if (atomic_combine) {
     __syncthreads();  // no cluster (red5): the barriers exist before the producer's first load
-    if constexpr (kXMC) cluster_arrive_relaxed();  // the pair: this CTA's barriers exist (waited on below)
+    if constexpr (kPair) cluster_arrive_relaxed();  // the pair: this CTA's barriers exist (waited on below)
   } else {
     cluster_sync();  // peers' barriers exist before any multicast or remote arrive
   }
@@ -729,7 +736,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   if (wg == 0) {
     // ---------------- producer
     setmaxnreg_dec<kProducerRegs>();
-    if constexpr (kXMC) cluster_wait();  // the peer's barriers exist before the first multicast into it
+    if constexpr (kPair) cluster_wait();  // the peer's barriers exist before the first multicast into it
     if (threadIdx.x == 0) {
       if constexpr (!kWB) prefetch_tensor_map(&tm_w);  // wsl2 loads W by bulk copies: no W map to fetch
       prefetch_tensor_map(&tm_x);
@@ -745,7 +752,13 @@ __device__ __forceinline__ void wgmma_tma_body(
       for (int kb = kb_begin + skip; kb < kb_end; ++kb) {
         if (kb - kb_begin >= stages) mbar_wait(empty_bar(s), phase ^ 1u);  // all consumers freed round r-1
         mbar_arrive_expect_tx(full_bar(s), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));  // W + all x slices
-        if (!(probe & 2u)) load_w(stage_w(s), full_bar(s), kb_of(kb), pol_w);
+        if (!(probe & 2u)) {
+          if constexpr (kWMC)  // this CTA's half of the W tile into both CTAs of the pair
+            tma_load_2d_multicast(stage_w(s) + uint32_t(g * kRowsPerWG * kBlockK * 2), &tm_w, full_bar(s),
+                                  kb_of(kb) * kBlockK, n0 + g * kRowsPerWG, uint16_t(0x3), pol_w);
+          else
+            load_w(stage_w(s), full_bar(s), kb_of(kb), pol_w);
+        }
         if (!(probe & 1u)) {
           if (mc == 1)
             tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, m0, pol_x);
@@ -755,7 +768,7 @@ __device__ __forceinline__ void wgmma_tma_body(
         }
         if (++s == stages) { s = 0; phase ^= 1u; }
       }
-    } else if (atomic_combine && threadIdx.x / 32 == 1) {
+    } else if (atomic_combine && threadIdx.x / 32 == 1 && !(kWMC && split == 1)) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = kWorkTable ? table->n_tiles : int(gridDim.x) / split;
       const int live = min(BM, m - m0);
@@ -780,7 +793,8 @@ __device__ __forceinline__ void wgmma_tma_body(
 
   // ---------------- consumers
   setmaxnreg_inc<kConsumerRegs>();
-  if constexpr (kXMC) cluster_wait();  // the peer's barriers exist before the first remote release
+  if constexpr (kPair) cluster_wait();  // the peer's barriers exist before the first remote release
+  const bool plain_stores = kWMC && split == 1;  // E87: no K split, so no zero warp and no adds
   const int c = wg - 1;                 // which 64-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
   const int warp = (int(threadIdx.x) / 32) & 3, lane = int(threadIdx.x) & 31;
@@ -794,7 +808,8 @@ __device__ __forceinline__ void wgmma_tma_body(
     mbar_wait(full_bar(s), phase);
     if (kb == kb_begin) {
       stamp(1);  // first stage landed
-      if (atomic_combine && tid < 32) ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
+      if (atomic_combine && tid < 32 && !plain_stores)
+        ptx::bar_arrive_named(zero_warp::kFirstStageBarrier, 64);  // the zero warp may store now
     }
     wgmma_fence();
     const uint32_t a_base = stage_w(s) + uint32_t(c * kRowsPerWG * 128);  // rows [64 c, 64 c + 64) of the W tile
@@ -805,7 +820,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
-      if constexpr (kXMC) {
+      if constexpr (kPair) {
         // lane 0 releases the stage here, lane 1 in the peer, whose producer multicasts into ours:
         // only if that stage is refilled (the peer may have exited after its last refill)
         if (lane == 0) mbar_arrive(empty_bar(prev_s));
@@ -837,13 +852,17 @@ __device__ __forceinline__ void wgmma_tma_body(
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
     consumer_bar_sync();                                   // every consumer's fragments are parked
-    zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
+    if (!plain_stores) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
     const int live = min(BM, m - m0);
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
     for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
-      ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
+      if (plain_stores)  // E87 with split 1: the whole sum, stored once
+        *reinterpret_cast<uint4*>(y + int64_t(m0 + t) * n_out + n0 + c * 8) =
+            ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2));
+      else
+        ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
     }
     stamp(6);  // (red5: slots 4 and 5 belong to the start-up probes above)
     return;
@@ -916,7 +935,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 // and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
 // KORD bit 16: the lean start (ls1, E85); bit 32: W's pre-swizzled slabs by bulk copy (wsl2, E85:
 // `ws` carries the slabs and the ignored mc slot their row count); bit 64: x multicast over a
-// cluster of two N-neighbours (mc2, E86; launched cooperative with cluster dims (2, 1, 1)).
+// cluster of two N-neighbours (mc2, E86; launched cooperative with cluster dims (2, 1, 1)); bit 128:
+// W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
+// dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
@@ -924,7 +945,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
   wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
-                 (KORD & 64) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/(KORD & 64) != 0 ? 2 : 1, stages,
+                 (KORD & 64) != 0, (KORD & 128) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/(KORD & 64) != 0 ? 2 : 1, stages,
                                    x_rows, /*red=*/5, ws, flags, stamps, nullptr, (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each

@@ -212,8 +212,8 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos ||
-        (c.find(".mc2.") != std::string::npos && c.find(".red5.") != std::string::npos))
-      continue;  // wsl1 / wsl2, and the red5 mc2 pairs (E86): their own tests below
+        (c.find(".mc2.") != std::string::npos && c.find(".red5.") != std::string::npos) || c.ends_with(".wmc1"))
+      continue;  // wsl1 / wsl2, the red5 mc2 pairs (E86) and wmc1 (E87): their own tests below
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -346,6 +346,40 @@ TEST(Methods, WgmmaTmaXMulticastPairs) {
   EXPECT_NE(why("wgmma_tma.bn128.bm256.split4.mc4.stages4.xfit1.red5.rk1.ki1").find(pair), std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1.ki1"), "");
   EXPECT_EQ(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1.ki1.ko1"), "");
+}
+
+// E87's W multicast pairs over the two token tiles (wmc1, red5.rk1.ki1 at bm 64 / 128, splits 1..3):
+// six configs, applicable exactly where m spans two token tiles and the red5 grid (N tiles x split
+// x 2) is resident; refused by name off that range and off rk1.ki1 / mc1 / bm <= 128.
+TEST(Methods, WgmmaTmaWMulticastPairs) {
+  const DeviceInfo d = fake_h200();
+  int n = 0;
+  for (const std::string& c : list_method_configs()) {
+    if (c.rfind("wgmma_tma.", 0) != 0 || !c.ends_with(".wmc1")) continue;
+    ++n;
+    EXPECT_NE(c.find(".red5.rk1.ki1.wmc1"), std::string::npos) << c;
+    const int bm = c.find(".bm64.") != std::string::npos ? 64 : 128;
+    const int split = c[c.find(".split") + 6] - '0';
+    for (const char* fam : {"qkv", "o", "pooler", "unpooler"}) {
+      const ProjectionSpec s = builtin_spec(fam);
+      const bool fits = (s.n / 128) * split * 2 <= d.sm_count;
+      EXPECT_EQ(method_applicability(s, c, bm + 1, 2 * bm, d).empty(), fits) << c << " " << fam;
+      EXPECT_NE(method_applicability(s, c, bm, 2 * bm, d), "") << c << " " << fam << ": one token tile at m = bm";
+      EXPECT_NE(method_applicability(s, c, bm + 1, 2 * bm + 1, d), "") << c << " " << fam << ": three token tiles";
+    }
+  }
+  EXPECT_EQ(n, 6);
+  auto why = [](const char* name, int lo, int hi) { return wgmma_tma_refusal("pooler", name, lo, hi); };
+  const std::string inst = "wmc1 is instantiated for red5.rk1.ki1";
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wmc1", 129, 256).find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red4.ki1.wmc1", 129, 256).find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm192.split2.mc1.stages5.xfit1.red5.rk1.ki1.wmc1", 193, 256).find(inst),
+            std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc2", 129, 256).find("wmc must be"),
+            std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1", 100, 256).find("two token tiles"),
+            std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1", 129, 256), "");
 }
 
 // splitk_mma_l2's two warps per slab (wk2, E80) are compiled for rows 64 only: the listed wk2
