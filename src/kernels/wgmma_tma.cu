@@ -82,9 +82,15 @@ __global__ void pack_w_kslabs_kernel(const uint4* __restrict__ w, uint4* __restr
   }
 }
 
+// Token tiles of the grid for m tokens; wmc1 (E87) pads them to pairs (at m <= bm the second tile
+// is empty: it only multicasts its half of W).
+int64_t token_tiles(int bm, int m, bool wmc) {
+  const int64_t t = (m + bm - 1) / bm;
+  return wmc ? (t + 1) / 2 * 2 : t;
+}
 // red5 grids are cooperative (every CTA resident): CTAs of the grid for m tokens.
-int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m) {
-  return (spec.out_cols(m) / kBlockN) * int64_t(split) * ((m + bm - 1) / bm);
+int64_t red5_grid_ctas(const ProjectionSpec& spec, int bm, int split, int m, bool wmc = false) {
+  return (spec.out_cols(m) / kBlockN) * int64_t(split) * token_tiles(bm, m, wmc);
 }
 
 // One instantiation per token tile (the wgmma N) and entry point: wgmma_tma_kernel (split,
@@ -203,7 +209,7 @@ class WgmmaTma final : public PreparedMethod {
                                 : resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_),
                                                 ctx.dev.sm_count, "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
-      const int64_t tiles = (spec_.n / kBlockN) * int64_t((ctx.max_m + bm_ - 1) / bm_);
+      const int64_t tiles = (spec_.n / kBlockN) * token_tiles(bm_, ctx.max_m, wmc_);
       flags_ = DeviceBuffer(2 * std::size_t(tiles) * sizeof(unsigned));  // zeroed[tiles], passed[tiles]
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "wgmma_tma: zero the red5 flags");
     } else if (max_active_clusters() < 1) {  // the cluster (one CTA per SM, `split` of them) must be schedulable
@@ -260,15 +266,13 @@ class WgmmaTma final : public PreparedMethod {
     if (a.n_out < 1 || a.n_out > spec_.n || a.n_out % (int64_t(kBlockN) * mc_) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: n_out must be a multiple of bn * mc and <= N"};
     const unsigned n_tiles = unsigned(a.n_out / kBlockN);
-    const unsigned m_tiles = unsigned((a.m + bm_ - 1) / bm_);
+    const unsigned m_tiles = unsigned(token_tiles(bm_, a.m, wmc_));
     // x rows per tile load: BM, or (xfit, one token tile) m rounded up to 8 rows per slice.
     int x_rows = bm_;
     if (xfit_ && m_tiles == 1) {
       const int q = 8 * mc_;
       x_rows = std::min(bm_, (a.m + q - 1) / q * q);
     }
-    if (wmc_ && m_tiles != 2)
-      return {StatusCode::invalid_argument, "wgmma_tma: wmc1 covers exactly two token tiles (bm < m <= 2 bm)"};
     if (red_ == 5 && (reinterpret_cast<uintptr_t>(a.y) & 15) != 0)
       return {StatusCode::invalid_argument, "wgmma_tma: red5 needs y 16-byte aligned (bf16x8 atomics)"};
     CUtensorMap x_map;
@@ -671,9 +675,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     if (2 * std::size_t(smem_bytes(bm, bn, stages)) <= dev.smem_per_block_optin)
       return "wgmma_tma: red5 assumes one CTA per SM (ring > half the opt-in smem)";
     for (int m = std::max(m_lo, 1); m <= m_hi; ++m)
-      if (red5_grid_ctas(spec, bm, split, m) > dev.sm_count)
+      if (red5_grid_ctas(spec, bm, split, m, c.get("wmc", 0) == 1) > dev.sm_count)
         return "wgmma_tma: red5 grid at m=" + std::to_string(m) + " (" +
-               std::to_string(red5_grid_ctas(spec, bm, split, m)) + " CTAs) exceeds the " +
+               std::to_string(red5_grid_ctas(spec, bm, split, m, c.get("wmc", 0) == 1)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
   const int rk = c.get("rk", 0);
@@ -693,7 +697,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (wmc == 1) {
     if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || ls != 0 || bm > 128)
       return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87)";
-    if (m_lo <= bm || m_hi > 2 * bm) return "wgmma_tma: wmc1 covers exactly two token tiles (bm < m <= 2 bm)";
   }
   if ((wsl == 2 || ls == 1) && (rk != 1 || bm != 64 || ki != 1 || wsl == 0))
     return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85)";

@@ -596,6 +596,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
                  : kKO      ? int(wx % (gridDim.x / unsigned(split))) * BN
                  : kXMC     ? (int((wx / 2u) / unsigned(split)) * 2 + g) * BN
+                 : kWMC     ? int(wx / unsigned(split)) * BN  // g is the token tile here, not an N offset
                             : (int(wx / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
   // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
@@ -771,7 +772,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     } else if (atomic_combine && threadIdx.x / 32 == 1 && !(kWMC && split == 1)) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = kWorkTable ? table->n_tiles : int(gridDim.x) / split;
-      const int live = min(BM, m - m0);
+      const int live = kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0);  // 0: wmc1's padding token tile (m <= bm)
       // Its share of the tile's rows is zeroed only after this CTA's first stage has landed (the
       // first consumer warp's arrive below): zero stores at kernel start delay the CTA's first
       // TMA data by 0.2-0.8 us (ledger P4, E41, E42).
@@ -845,7 +846,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
   if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
-    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? min(BM, m - m0) : BM);
+    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? (kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0)) : BM);
   else  // P[BM t][kStride] fp32
     park_partial_f32<BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
@@ -854,7 +855,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     consumer_bar_sync();                                   // every consumer's fragments are parked
     if (!plain_stores) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
-    const int live = min(BM, m - m0);
+    const int live = kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0);  // 0: wmc1's padding token tile (m <= bm)
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
     for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;

@@ -349,8 +349,9 @@ TEST(Methods, WgmmaTmaXMulticastPairs) {
 }
 
 // E87's W multicast pairs over the two token tiles (wmc1, red5.rk1.ki1 at bm 64 / 128, splits 1..3):
-// six configs, applicable exactly where m spans two token tiles and the red5 grid (N tiles x split
-// x 2) is resident; refused by name off that range and off rk1.ki1 / mc1 / bm <= 128.
+// six configs, applicable wherever the red5 grid with its token tiles padded to pairs (N tiles x
+// split x 2 * ceil(tiles / 2)) is resident at every m of the range; refused by name off rk1.ki1 /
+// mc1 / bm <= 128.
 TEST(Methods, WgmmaTmaWMulticastPairs) {
   const DeviceInfo d = fake_h200();
   int n = 0;
@@ -362,24 +363,24 @@ TEST(Methods, WgmmaTmaWMulticastPairs) {
     const int split = c[c.find(".split") + 6] - '0';
     for (const char* fam : {"qkv", "o", "pooler", "unpooler"}) {
       const ProjectionSpec s = builtin_spec(fam);
-      const bool fits = (s.n / 128) * split * 2 <= d.sm_count;
-      EXPECT_EQ(method_applicability(s, c, bm + 1, 2 * bm, d).empty(), fits) << c << " " << fam;
-      EXPECT_NE(method_applicability(s, c, bm, 2 * bm, d), "") << c << " " << fam << ": one token tile at m = bm";
-      EXPECT_NE(method_applicability(s, c, bm + 1, 2 * bm + 1, d), "") << c << " " << fam << ": three token tiles";
+      for (auto [lo, hi] : {std::pair{1, bm}, std::pair{bm + 1, 2 * bm}, std::pair{bm + 1, std::min(3 * bm, 256)}}) {
+        const int64_t pairs = ((hi + bm - 1) / bm + 1) / 2;
+        const bool fits = (s.out_cols(hi) / 128) * split * 2 * pairs <= d.sm_count;
+        EXPECT_EQ(method_applicability(s, c, lo, hi, d).empty(), fits) << c << " " << fam << " " << lo << ".." << hi;
+      }
     }
   }
   EXPECT_EQ(n, 6);
-  auto why = [](const char* name, int lo, int hi) { return wgmma_tma_refusal("pooler", name, lo, hi); };
+  auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 129, 256); };
   const std::string inst = "wmc1 is instantiated for red5.rk1.ki1";
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wmc1", 129, 256).find(inst), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red4.ki1.wmc1", 129, 256).find(inst), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm192.split2.mc1.stages5.xfit1.red5.rk1.ki1.wmc1", 193, 256).find(inst),
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.wmc1").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red4.ki1.wmc1").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm192.split2.mc1.stages5.xfit1.red5.rk1.ki1.wmc1").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc2").find("wmc must be"),
             std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc2", 129, 256).find("wmc must be"),
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split3.mc1.stages6.xfit1.red5.rk1.ki1.wmc1").find("exceeds the 132 SMs"),
             std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1", 100, 256).find("two token tiles"),
-            std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1", 129, 256), "");
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1"), "");
 }
 
 // splitk_mma_l2's two warps per slab (wk2, E80) are compiled for rows 64 only: the listed wk2
