@@ -116,8 +116,6 @@ KernelFn red5_kernel_for(int kord) {
   if constexpr (BM >= 128) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
     if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
-    if (kord == 65) return wgmma_tma_red5_kernel<BM, 65>;  // ki1.mc2 (E86)
-    if (kord == 69) return wgmma_tma_red5_kernel<BM, 69>;  // ki1.ko1.mc2 (E86)
   }
   return nullptr;
 }
@@ -132,12 +130,12 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
   }
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
-// wsl1 << 3 | ls1 << 4 | wsl2 << 5 | (red5 with mc2: x multicast pair, E86) << 6 | wmc1 << 7 (W
-// multicast pair over the two token tiles, E87).
+// wsl1 << 3 | ls1 << 4 | wsl2 << 5 | wmc1 << 7 (W multicast pair over the two token tiles, E87;
+// bit 6 was E86's x multicast pair, removed).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("red", 0) == 5 && c.get("mc", 1) == 2 ? 64 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -199,13 +197,12 @@ class WgmmaTma final : public PreparedMethod {
     if (red_ == 5) {
       // No cluster; the K splits of a tile wait for each other's zero shares, so the whole grid
       // must be resident: cooperative launch, grid <= blocks per SM x SMs (checked per call).
-      // mc2 (E86, rk1): clusters of two N-neighbours multicast x; both attributes, and the grid's
-      // pairs must be co-resident.
-      if (mc_ != 1 && (mc_ != 2 || cfg.get("rk", 0) != 1 || cfg.get("ki", 0) != 1))
-        throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1, or mc = 2 with rk1.ki1 (E86)");
-      if (wmc_ && (mc_ != 1 || cfg.get("rk", 0) != 1 || cfg.get("ki", 0) != 1 || bm_ > 128))
-        throw Error(StatusCode::invalid_argument, "wgmma_tma: wmc1 needs rk1.ki1, mc = 1 and bm 64 or 128 (E87)");
-      resident_ctas_ = mc_ == 2 || wmc_ ? 2 * int64_t(max_active_clusters())
+      // wmc1 (E87, rk1): clusters of the two token tiles multicast W; both attributes, and the
+      // grid's pairs must be co-resident.
+      if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no K-split cluster)");
+      if (wmc_ && (cfg.get("rk", 0) != 1 || cfg.get("ki", 0) != 1 || bm_ > 128))
+        throw Error(StatusCode::invalid_argument, "wgmma_tma: wmc1 needs rk1.ki1 and bm 64 or 128 (E87)");
+      resident_ctas_ = wmc_ ? 2 * int64_t(max_active_clusters())
                                 : resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_),
                                                 ctx.dev.sm_count, "wgmma_tma red5: cooperative grid");
       if (resident_ctas_ < 1) throw Error(StatusCode::unsupported, "wgmma_tma: a CTA of this config cannot be resident");
@@ -244,10 +241,10 @@ class WgmmaTma final : public PreparedMethod {
     table_ = work_table::to_table(work, n_tiles);
   }
 
-  // Clusters of this config the device can hold at once (grids beyond it run in waves; red5 mc2:
+  // Clusters of this config the device can hold at once (grids beyond it run in waves; red5 wmc1:
   // the cooperative grid's pairs).
   int max_active_clusters() const {
-    cudaLaunchConfig_t lc = launch_config(wmc_ ? dim3(1, 2, 1) : dim3(unsigned(cluster_size()), 1, 1), nullptr);
+    cudaLaunchConfig_t lc = launch_config(cluster_dims(), nullptr);
     cudaLaunchAttribute attr = cluster_attr();
     lc.attrs = &attr;
     lc.numAttrs = 1;
@@ -282,11 +279,11 @@ class WgmmaTma final : public PreparedMethod {
     cudaLaunchConfig_t lc = launch_config(dim3(n_tiles * unsigned(split_), m_tiles, 1), a.stream);
     cudaLaunchAttribute attrs[2] = {cluster_attr(), {}};
     lc.numAttrs = 1;
-    if (red_ == 5) {  // a cooperative grid (the zero warp's flags need every CTA resident); mc2: in pairs
+    if (red_ == 5) {  // a cooperative grid (the zero warp's flags need every CTA resident); wmc1: in pairs
       if (int64_t(n_tiles) * split_ * m_tiles > resident_ctas_)
         return {StatusCode::invalid_argument, "wgmma_tma: red5 grid at this m exceeds the resident CTAs (cooperative)"};
       attrs[0] = zero_warp::cooperative_attr();
-      if (mc_ == 2 || wmc_) {
+      if (wmc_) {
         attrs[1] = cluster_attr();
         lc.numAttrs = 2;
       }
@@ -331,11 +328,9 @@ class WgmmaTma final : public PreparedMethod {
     lc.stream = stream;
     return lc;
   }
-  // CTAs per cluster: the K splits x the N-neighbours (red5: no K-split cluster, mc only).
-  int cluster_size() const { return red_ == 5 ? mc_ : split_ * mc_; }
-  cudaLaunchAttribute cluster_attr() const {  // wmc1 (E87): the two token tiles along y
-    return zero_warp::cluster_attr(wmc_ ? dim3(1, 2, 1) : dim3(unsigned(cluster_size()), 1, 1));
-  }
+  // The cluster: the K splits x the N-neighbours, or (wmc1, E87) the two token tiles along y.
+  dim3 cluster_dims() const { return wmc_ ? dim3(1, 2, 1) : dim3(unsigned(split_ * mc_), 1, 1); }
+  cudaLaunchAttribute cluster_attr() const { return zero_warp::cluster_attr(cluster_dims()); }
 
   ProjectionSpec spec_;
   int bm_, split_, mc_, stages_;  // W rows per CTA: kBlockN (the config key bn stays 128)
@@ -608,23 +603,10 @@ std::vector<Config> wgmma_tma_configs() {
       if (v & 1) c.params.push_back({"ls", 1});
       list.push_back(c);
     }
-  // ---- E86 (session 26): x multicast over clusters of two N-neighbours (mc2) on the rk1.ki1
-  // tiles of M 65..256. P22: at M 256 the main loop is L2 -> SM-bound (7.3 TB/s delivered, ~10
-  // needed; cuBLAS's 2x1 clusters get 10.1); P23: x's loads cost 1.35-2.1 us there. A pair (same K
-  // range, neighbouring N tiles) splits each x box in halves and multicasts its half to both, so
-  // L2 serves x once per two tiles. The first ring fill stays local (full x per CTA, no wait for
-  // the peer), the refills multicast; a stage is refilled once both CTAs' consumers released it.
-  // E25 (session 7, before rk1 / ki1 / ko1 and the early first fill) lost 0.7-1.4 us with a pair
-  // that also multicast its first fill after a cluster barrier.
-  for (const Config& base : {cfg(128, 7, 2, 1, 5), cfg(192, 7, 2, 1, 5), cfg(256, 7, 2, 1, 5),   // qkv (ko1)
-                             cfg(128, 4, 2, 1, 5), cfg(192, 4, 2, 1, 5), cfg(256, 4, 2, 1, 5),   // pooler
-                             cfg(128, 2, 2, 1, 5), cfg(192, 2, 2, 1, 5), cfg(256, 2, 2, 1, 5)})  // unpooler
-    for (int ko : {0, 1}) {
-      Config c = with_rk(base);
-      c.params.push_back({"ki", 1});
-      if (ko) c.params.push_back({"ko", 1});
-      list.push_back(c);
-    }
+  // (E86, session 26: x multicast over clusters of two N-neighbours, mc2 on the rk1.ki1 tiles of
+  // M 65..256, with a local first fill, was correct and lost 0.1-10 % everywhere but pooler M 256
+  // (+1.0..+1.7 %); its light stamps showed the M 256 main loop tensor-bound. Its 18 configs and
+  // KORD bit 64 were removed; the code is in 605fdcb.)
   // ---- E87 (session 26): W multicast over the two token tiles (wmc1): at M 65..128 (bm64) and
   // 129..256 (bm128) the two token tiles of one N tile and K range are a cluster of two; each loads
   // one 64-row half of the W tile and multicasts it to both (W crosses L2 -> SM once per pair,
@@ -657,7 +639,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int mc = c.get("mc", 1);
   if (split < 1 || split > 8) return "wgmma_tma: split must be 1..8 (portable cluster size)";
   if (mc != 1 && mc != 2 && mc != 4) return "wgmma_tma: mc must be 1, 2 or 4";
-  if (split * mc > 8 && c.get("red", 0) != 5) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
+  if (split * mc > 8) return "wgmma_tma: cluster size split * mc exceeds 8 (portable limit)";
   if ((spec.n / bn) % mc != 0 || (spec.slice_max_m > 0 && (spec.slice_rows / bn) % mc != 0))
     return "wgmma_tma: the number of bn-row N tiles must be a multiple of mc";
   if (split > spec.k / kBlockK) return "wgmma_tma: split exceeds the number of 64-wide k-blocks";
@@ -668,8 +650,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {
-    if (mc != 1 && (mc != 2 || c.get("rk", 0) != 1 || c.get("ki", 0) != 1 || c.get("wsl", 0) != 0))
-      return "wgmma_tma: red5 needs mc = 1, or mc = 2 (the x multicast pair, E86) with rk1.ki1 and W itself";
+    if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster; E86's x multicast pair was removed)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid
     // must be resident at every m of the range.
     if (2 * std::size_t(smem_bytes(bm, bn, stages)) <= dev.smem_per_block_optin)

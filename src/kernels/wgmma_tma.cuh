@@ -203,10 +203,10 @@ __device__ __forceinline__ uint32_t cluster_ctarank() {
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
-// The split cluster barrier (red5 x multicast pair, E86): every thread arrives once its CTA's
-// mbarriers are initialized (fence_mbar_init released them at cluster scope, so relaxed suffices)
-// and waits only before its first access to the peer's barriers or smem, so the first ring fill,
-// which stays local, never waits for the peer.
+// The split cluster barrier (red5's W multicast pair, wmc1, E87; E86's x pair used it too): every
+// thread arrives once its CTA's mbarriers are initialized (fence_mbar_init released them at cluster
+// scope, so relaxed suffices) and waits only before its first access to the peer's barriers or
+// smem, so the first ring fill, which stays local, never waits for the peer.
 __device__ __forceinline__ void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
 // The shared::cluster address of the same smem offset in peer CTA `rank`.
@@ -525,7 +525,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     kernel's first stage). `ws` then carries the slabs and `w_rows` their row count N (a unit
 //     (kb, n0) starts at byte (kb * N + n0) * 128).
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false, bool kXMC = false, bool kWMC = false>
+          bool kWB = false, bool kWMC = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -551,9 +551,8 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
-  static_assert(!kXMC || (!kWorkTable && !kLS && !kWB), "kXMC: red5's equal split (rk1) with W's 2D map or slabs only");
-  static_assert(!kWMC || (!kXMC && !kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
-  constexpr bool kPair = kXMC || kWMC;  // a cluster of two that multicasts one operand (E86 / E87)
+  static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
+  constexpr bool kPair = kWMC;  // a cluster of two that multicasts one operand (E87; E86's x pair was removed)
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -579,23 +578,17 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   const bool bf16_partials = red == 4 || red == 5;  // red 0 and 4 share the DSMEM pull; 4 and 5 park bf16
   const bool atomic_combine = red == 5;              // no cluster: K split = blockIdx.x % split (mc = 1)
-  // kXMC (E86): CTAs 2i and 2i + 1 are a cluster of two N-neighbours with the same K range (no
-  // P11 rotation: the pair is fixed by the launch). With ko1 that is the K-split-major order
-  // itself (the tile count is even); tile-major, pair i takes tiles 2 (i / split) + {0, 1} and K
-  // split i % split.
-  const unsigned wx = kXMC ? blockIdx.x : red5_work_x(blockIdx.x, atomic_combine);  // this CTA's work index along x
+  const unsigned wx = red5_work_x(blockIdx.x, atomic_combine);  // this CTA's work index along x
   const int crank = kWorkTable         ? work_table::member_of(work_e)
                     : kKO            ? int(wx / (gridDim.x / unsigned(split)))
-                    : kXMC           ? int((wx / 2u) % unsigned(split))
                     : atomic_combine ? int(wx % unsigned(split))
                                      : int(cluster_ctarank());
-  const int ks = crank % split;                         // K range of this CTA
-  // which of the mc N tiles of the cluster; kXMC: its rank; kWMC (E87): its rank = its token tile
-  // (cluster dims (1, 2, 1): the pair has the same N tile and K range, token tiles 0 and 1)
-  const int g = kXMC ? int(wx & 1u) : kWMC ? int(blockIdx.y & 1u) : crank / split;
+  const int ks = crank % split;  // K range of this CTA
+  // which of the mc N tiles of the cluster; kWMC (E87): its rank = its token tile (cluster dims
+  // (1, 2, 1): the pair has the same N tile and K range, token tiles 0 and 1)
+  const int g = kWMC ? int(blockIdx.y & 1u) : crank / split;
   const int n0 = kWorkTable ? work_table::tile_of(work_e) * BN
                  : kKO      ? int(wx % (gridDim.x / unsigned(split))) * BN
-                 : kXMC     ? (int((wx / 2u) / unsigned(split)) * 2 + g) * BN
                  : kWMC     ? int(wx / unsigned(split)) * BN  // g is the token tile here, not an N offset
                             : (int(wx / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
@@ -678,16 +671,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     for (int j = 0; j < n_first; ++j) {
       mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
       if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
-      if (!(probe & 1u)) {
-        if constexpr (kXMC) {  // the first fill stays local (no wait for the peer): both halves of x, box x_rows / 2
-          const int half = x_rows / 2;
-          tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
-          tma_load_2d(stage_x(j) + uint32_t(half * kBlockK * 2), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK,
-                      m0 + half, pol_x);
-        } else {
-          tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
-        }
-      }
+      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
       if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -745,7 +729,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       const uint64_t pol_x = policy_evict_last();
       const int slice_rows = x_rows / mc;  // x rows this CTA loads and multicasts
       uint16_t mask = 0;               // the CTAs of the cluster with the same K range
-      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (kXMC ? p : p * split + ks)));
+      for (int p = 0; p < mc; ++p) mask = uint16_t(mask | (1u << (p * split + ks)));
       const int skip = atomic_combine ? n_first : 0;  // red5: the first fill is already in flight
       const unsigned probe = probe_skip();            // P13 bits (0 outside stamps-build probes)
       int s = skip % stages;
@@ -779,7 +763,7 @@ __device__ __forceinline__ void wgmma_tma_body(
       ptx::bar_sync_named(zero_warp::kFirstStageBarrier, 64);
       const int r0 = live * ks / split, r1 = live * (ks + 1) / split;
       const int tile = kWorkTable ? work_table::tile_of(work_e)  // one token tile
-                         : kKO || kXMC ? int(blockIdx.y) * n_tiles + n0 / BN
+                         : kKO        ? int(blockIdx.y) * n_tiles + n0 / BN
                                       : int(blockIdx.y) * n_tiles + int(wx) / split;
       zero_warp::zero_warp_share_run(y + int64_t(m0 + r0) * n_out, n_out, r1 - r0, n0, BN, flags,
                                      int(gridDim.y) * n_tiles, tile, unsigned(split), int(threadIdx.x) & 31,
@@ -935,9 +919,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 // KORD = kKI | kKO << 2 | kWSL << 3 (the body's k-block order, config keys ki1, ko1, E63 / E64;
 // and W's layout, wsl1, E65): 0 is W itself in contiguous K ranges, tile-major block order.
 // KORD bit 16: the lean start (ls1, E85); bit 32: W's pre-swizzled slabs by bulk copy (wsl2, E85:
-// `ws` carries the slabs and the ignored mc slot their row count); bit 64: x multicast over a
-// cluster of two N-neighbours (mc2, E86; launched cooperative with cluster dims (2, 1, 1)); bit 128:
-// W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
+// `ws` carries the slabs and the ignored mc slot their row count); bit 128 (64 was E86's x pair,
+// removed): W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
 // dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -946,8 +929,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
   wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
-                 (KORD & 64) != 0, (KORD & 128) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/(KORD & 64) != 0 ? 2 : 1, stages,
-                                   x_rows, /*red=*/5, ws, flags, stamps, nullptr, (KORD & 32) != 0 ? mc_or_w_rows : 0);
+                 (KORD & 128) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws,
+                                    flags, stamps, nullptr, (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).

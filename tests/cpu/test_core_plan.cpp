@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "../fake_device.hpp"
@@ -212,8 +211,8 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos ||
-        (c.find(".mc2.") != std::string::npos && c.find(".red5.") != std::string::npos) || c.ends_with(".wmc1"))
-      continue;  // wsl1 / wsl2, the red5 mc2 pairs (E86) and wmc1 (E87): their own tests below
+        c.ends_with(".wmc1"))
+      continue;  // wsl1 / wsl2 and wmc1 (E87): their own tests below
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -317,37 +316,6 @@ TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
             "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1");
 }
 
-// E86's x multicast pairs (red5 mc2 on rk1.ki1, with and without ko1): 18 configs, each applicable
-// wherever its mc1 twin is (every family's N-tile count is even); mc2 off rk1.ki1 or with W's slabs,
-// and mc4 with red5, are refused by name.
-TEST(Methods, WgmmaTmaXMulticastPairs) {
-  const DeviceInfo d = fake_h200();
-  int n = 0;
-  const std::vector<std::string> listed = list_method_configs();
-  for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".mc2.") == std::string::npos || c.find(".red5.") == std::string::npos)
-      continue;
-    ++n;
-    EXPECT_NE(c.find(".rk1.ki1"), std::string::npos) << c;
-    const std::string twin = std::regex_replace(c, std::regex("\\.mc2\\."), ".mc1.");
-    EXPECT_NE(std::find(listed.begin(), listed.end(), twin), listed.end()) << c << ": no listed mc1 twin";
-    for (const char* fam : {"qkv", "o", "pooler", "unpooler"})
-      for (auto [lo, hi] : {std::pair{1, 8}, std::pair{65, 128}, std::pair{129, 192}, std::pair{193, 256}})
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), twin, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
-  }
-  EXPECT_EQ(n, 18);
-  auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 193, 256); };
-  const std::string pair = "mc = 2 (the x multicast pair, E86) with rk1.ki1";
-  EXPECT_NE(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5").find(pair), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1").find(pair), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1.ki1.wsl1").find(pair), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm256.split4.mc4.stages4.xfit1.red5.rk1.ki1").find(pair), std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1.ki1"), "");
-  EXPECT_EQ(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1.ki1.ko1"), "");
-}
-
 // E87's W multicast pairs over the two token tiles (wmc1, red5.rk1.ki1 at bm 64 / 128, splits 1..3):
 // six configs, applicable wherever the red5 grid with its token tiles padded to pairs (N tiles x
 // split x 2 * ceil(tiles / 2)) is resident at every m of the range; refused by name off rk1.ki1 /
@@ -381,6 +349,9 @@ TEST(Methods, WgmmaTmaWMulticastPairs) {
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split3.mc1.stages6.xfit1.red5.rk1.ki1.wmc1").find("exceeds the 132 SMs"),
             std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1"), "");
+  // E86's x multicast pair (red5 with mc2) was removed: refused by name
+  EXPECT_NE(why("wgmma_tma.bn128.bm256.split4.mc2.stages4.xfit1.red5.rk1.ki1").find("red5 needs mc = 1"),
+            std::string::npos);
 }
 
 // splitk_mma_l2's two warps per slab (wk2, E80) are compiled for rows 64 only: the listed wk2
