@@ -48,27 +48,10 @@ SKIP_TESTS=1 MODES="0 0" CASES="pooler:256:$(c 256 4 1 4 .ki1) pooler:256:$(c 25
 qkv:256:$(c 256 7 1 4 .ki1.ko1) qkv:256:$(c 256 7 2 4 .ki1.ko1) unpooler:256:$(c 256 2 1 4 .ki1) \
 unpooler:256:$(c 256 2 2 4 .ki1)" timeout 120 tools/experiments/p13_skip_probe.sh "$BIN" "$SBIN" "$O/p13" >"$O/p13.txt" 2>&1
 echo "p13 rc=$?"
-(cd "$O/p13" && mkdir -p st && tar xJf stamps.tar.xz -C st && python3 - <<'PY'
-import csv, glob, os, statistics as st
-res = {}
-for f in glob.glob('st/stamps/s-*.csv'):
-    fam = os.path.basename(f).split('-')[1]
-    cur = None
-    for r in csv.reader(open(f)):
-        if int(r[1]) == 0:
-            cur = []
-            res.setdefault((fam, r[0]), []).append(cur)
-        cur.append([int(x) for x in r[5:]])
-print('E86 light stamps (per launch from the earliest thread-0 entry, medians over launches, us):')
-for (fam, cfg), ll in sorted(res.items()):
-    ll = [L for L in ll if len(L) >= 8]
-    if not ll: continue
-    def m(f): return st.median(f(L, min(c[7] for c in L)) for L in ll)
-    print(f'  {fam:8s} {cfg[17:]:48s} n {len(ll):2d}: stage0 med {m(lambda L, e: st.median(c[1] - e for c in L)) / 1e3:.2f} '
-          f'end med {m(lambda L, e: st.median(c[2] - e for c in L)) / 1e3:.2f} end max {m(lambda L, e: max(c[2] - e for c in L)) / 1e3:.2f} '
-          f'exit max {m(lambda L, e: max(c[6] - e for c in L)) / 1e3:.2f}')
-PY
-rm -rf st) | tee "$O/stamps-e86.txt"
+# (call 1 ran stamps_phases.py's lines inline; on call 1's stamps it prints the same lines: checked)
+mkdir -p "$O/p13/st" && tar xJf "$O/p13/stamps.tar.xz" -C "$O/p13/st" &&
+  python3 tools/experiments/stamps_phases.py "$O/p13/st/stamps" | sed 's/^light stamps/E86 light stamps/' | tee "$O/stamps-e86.txt"
+rm -rf "$O/p13/st"
 if [ -f "$O/plan-z5.json" ]; then
   LEFT_S=$((585 - SECONDS)) tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-z5.json" Z5
 fi
