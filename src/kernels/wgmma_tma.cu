@@ -32,6 +32,7 @@
 // Constraints: bf16 W / x / y; K % 64 == 0; N (and the unpooler slice) % BN == 0;
 //   x 16-byte aligned, y 8-byte aligned (red5: 16-byte); sm_90a; split <= 8 (portable cluster size);
 //   red5: mc = 1, one CTA per SM and the whole grid resident (<= SM count CTAs at every m);
+//   wmc1 (E87): red5.rk1.ki1 at bm 64 / 128, token tiles padded to pairs, the pairs co-resident;
 //   split <= K / 64; the ring must fit the opt-in shared memory.
 #include "kernels/wgmma_tma.cuh"
 

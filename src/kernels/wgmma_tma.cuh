@@ -43,6 +43,10 @@
 // with split >= 3 the last bit depends on their order (with split 2: rn(rn(p0) + rn(p1)),
 // order-free); a probe row still has one nonzero partial, exact.
 // rk1 (E59, wgmma_tma_red5_kernel): the equal split's red5 with red and mc compiled in.
+// wmc1 (E87, rk1.ki1 at BM 64 / 128): the two token tiles of one N tile and K range are a cluster
+// (1, 2, 1); each CTA multicasts one 64-row half of every W tile into both (the first ring fill
+// stays local), so a stage is refilled once both CTAs' consumers released it; token tiles are
+// padded to pairs; with split 1 the tile is stored with plain 16-byte stores (no zero warp).
 // Dev probe (PROJKIT_WGMMA_STAMPS builds only; compiled out otherwise): with a non-null
 // `stamps`, thread 128 of every CTA records globaltimer at 7 phase points in slots 0..6 (E11;
 // slot 4 is the cluster barrier, or in red5 the time thread 0 had issued the first ring fill) and
@@ -592,6 +596,8 @@ __device__ __forceinline__ void wgmma_tma_body(
                  : kWMC     ? int(wx / unsigned(split)) * BN  // g is the token tile here, not an N offset
                             : (int(wx / unsigned(split * mc)) * mc + g) * BN;
   const int m0 = int(blockIdx.y) * BM;
+  // Token rows of this CTA's tile that exist (wmc1: 0 in the padding tile of m <= bm).
+  auto live_rows = [&]() { return kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0); };
   // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
   // itself for contiguous ranges; with kKI > 0 the numbers are 0..count-1 (a cycle of kKI * split
   // k-blocks gives kKI to each split; the last, partial cycle gives its first splits what is left).
@@ -756,7 +762,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     } else if (atomic_combine && threadIdx.x / 32 == 1 && !(kWMC && split == 1)) {
       // the zero warp (red5): output tile = token rows [m0, m0 + live) x columns [n0, n0 + BN)
       const int n_tiles = kWorkTable ? table->n_tiles : int(gridDim.x) / split;
-      const int live = kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0);  // 0: wmc1's padding token tile (m <= bm)
+      const int live = live_rows();
       // Its share of the tile's rows is zeroed only after this CTA's first stage has landed (the
       // first consumer warp's arrive below): zero stores at kernel start delay the CTA's first
       // TMA data by 0.2-0.8 us (ledger P4, E41, E42).
@@ -830,7 +836,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
   if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
-    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? (kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0)) : BM);
+    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? live_rows() : BM);
   else  // P[BM t][kStride] fp32
     park_partial_f32<BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
@@ -839,7 +845,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     consumer_bar_sync();                                   // every consumer's fragments are parked
     if (!plain_stores) zero_warp::wait_for_zero_warp(128 * kConsumerWGs);  // y tile zeroed and visible (every K split's share)
     constexpr int kChunks = BN / 8;
-    const int live = kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0);  // 0: wmc1's padding token tile (m <= bm)
+    const int live = live_rows();
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
     for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
