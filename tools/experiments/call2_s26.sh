@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 26, calls 2 and 3 (call 3 reran it on the fixed build, ledger E87): E87, W multicast over the two token tiles (wmc1: red5.rk1.ki1 with clusters
-# (1, 2, 1); bm64 at M 65..128, bm128 at M 129..256; split 1 stores plainly). E86 (call 1): x
+# Session 26, calls 2 and 3 (call 3 reran it on the fixed build, ledger E87): E87, W multicast
+# over the two token tiles (wmc1: red5.rk1.ki1 with clusters (1, 2, 1); bm64 at M 65..128, bm128 at M 129..256; split 1 stores plainly). E86 (call 1): x
 # multicast moved no main loop (light stamps: pooler M 256 main-loop end 23.67 against 23.70 us), so
 # the M 256 main loop is tensor-bound; what is left is the start and the tail (the adds, ~2 us).
 # wmc1 keeps the grid and halves the K split (pooler 4 -> 2, unpooler and o 2 -> 1, qkv 7 -> 3).
