@@ -161,7 +161,7 @@ class WgmmaTma final : public PreparedMethod {
     if (!kernel_)
       throw Error(StatusCode::unsupported,
                   "wgmma_tma: bm must be 64, 128, 192 or 256 and bn 128 (ki1 / ki1.ko1: rk1 and bm >= 128; "
-                  "wsl1: rk1 or wt1, not with ko1)");
+                  "wsl1: rk1 or wt1, not with ko1; wmc1: rk1.ki1 and bm 64 or 128)");
     if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (SharedLayouts)
       if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
         throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
@@ -201,8 +201,6 @@ class WgmmaTma final : public PreparedMethod {
       // wmc1 (E87, rk1): clusters of the two token tiles multicast W; both attributes, and the
       // grid's pairs must be co-resident.
       if (mc_ != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: red5 needs mc = 1 (no K-split cluster)");
-      if (wmc_ && (cfg.get("rk", 0) != 1 || cfg.get("ki", 0) != 1 || bm_ > 128))
-        throw Error(StatusCode::invalid_argument, "wgmma_tma: wmc1 needs rk1.ki1 and bm 64 or 128 (E87)");
       resident_ctas_ = wmc_ ? 2 * int64_t(max_active_clusters())
                                 : resident_ctas(reinterpret_cast<const void*>(kernel_), kThreads, std::size_t(smem_),
                                                 ctx.dev.sm_count, "wgmma_tma red5: cooperative grid");
@@ -656,15 +654,16 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (red != 0 && red != 2 && red != 4 && red != 5)
     return "wgmma_tma: red must be 0 (DSMEM pull), 2 (through L2), 4 (DSMEM pull of bf16 partials) or 5 (bf16 atomics)";
   if (red == 5) {
+    const bool pairs = c.get("wmc", 0) == 1;  // wmc1 (E87): token tiles padded to pairs
     if (mc != 1) return "wgmma_tma: red5 needs mc = 1 (no cluster; E86's x multicast pair was removed)";
     // One CTA per SM (the ring takes more than half the opt-in smem), and the cooperative grid
     // must be resident at every m of the range.
     if (2 * std::size_t(smem_bytes(bm, bn, stages)) <= dev.smem_per_block_optin)
       return "wgmma_tma: red5 assumes one CTA per SM (ring > half the opt-in smem)";
     for (int m = std::max(m_lo, 1); m <= m_hi; ++m)
-      if (red5_grid_ctas(spec, bm, split, m, c.get("wmc", 0) == 1) > dev.sm_count)
+      if (red5_grid_ctas(spec, bm, split, m, pairs) > dev.sm_count)
         return "wgmma_tma: red5 grid at m=" + std::to_string(m) + " (" +
-               std::to_string(red5_grid_ctas(spec, bm, split, m, c.get("wmc", 0) == 1)) + " CTAs) exceeds the " +
+               std::to_string(red5_grid_ctas(spec, bm, split, m, pairs)) + " CTAs) exceeds the " +
                std::to_string(dev.sm_count) + " SMs (cooperative launch)";
   }
   const int rk = c.get("rk", 0);

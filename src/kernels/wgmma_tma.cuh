@@ -556,7 +556,6 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
   static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
-  constexpr bool kPair = kWMC;  // a cluster of two that multicasts one operand (E87; E86's x pair was removed)
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -702,7 +701,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   } else if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                      // the producer's arrive.expect_tx
-      mbar_init(empty_bar(s), kConsumerWGs * 4 * (kPair ? 2 : mc));  // one arrive per consumer warp of the mc CTAs
+      mbar_init(empty_bar(s), kConsumerWGs * 4 * (kWMC ? 2 : mc));  // one arrive per consumer warp of the mc CTAs
     }
     fence_mbar_init();
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -719,7 +718,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   }
   if (atomic_combine) {
     __syncthreads();  // no cluster (red5): the barriers exist before the producer's first load
-    if constexpr (kPair) cluster_arrive_relaxed();  // the pair: this CTA's barriers exist (waited on below)
+    if constexpr (kWMC) cluster_arrive_relaxed();  // the pair: this CTA's barriers exist (waited on below)
   } else {
     cluster_sync();  // peers' barriers exist before any multicast or remote arrive
   }
@@ -727,7 +726,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   if (wg == 0) {
     // ---------------- producer
     setmaxnreg_dec<kProducerRegs>();
-    if constexpr (kPair) cluster_wait();  // the peer's barriers exist before the first multicast into it
+    if constexpr (kWMC) cluster_wait();  // the peer's barriers exist before the first multicast into it
     if (threadIdx.x == 0) {
       if constexpr (!kWB) prefetch_tensor_map(&tm_w);  // wsl2 loads W by bulk copies: no W map to fetch
       prefetch_tensor_map(&tm_x);
@@ -784,7 +783,7 @@ __device__ __forceinline__ void wgmma_tma_body(
 
   // ---------------- consumers
   setmaxnreg_inc<kConsumerRegs>();
-  if constexpr (kPair) cluster_wait();  // the peer's barriers exist before the first remote release
+  if constexpr (kWMC) cluster_wait();  // the peer's barriers exist before the first remote release
   const bool plain_stores = kWMC && split == 1;  // E87: no K split, so no zero warp and no adds
   const int c = wg - 1;                 // which 64-row part of the W tile
   const int tid = int(threadIdx.x) - 128;  // 0..255 over the consumer warpgroups
@@ -811,7 +810,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     wgmma_commit();
     wgmma_wait<1>();                                 // the previous k-block's group has retired
     if (kb > kb_begin) {
-      if constexpr (kPair) {
+      if constexpr (kWMC) {
         // lane 0 releases the stage here, lane 1 in the peer, whose producer multicasts into ours:
         // only if that stage is refilled (the peer may have exited after its last refill)
         if (lane == 0) mbar_arrive(empty_bar(prev_s));

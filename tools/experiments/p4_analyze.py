@@ -26,6 +26,8 @@ def launches(path):
                 cfg, cta = r[0], int(r[1])
                 d = dict(cta=cta, ks=int(r[2]), tile=int(r[3]), smid=int(r[4]), start=int(r[5]) / 1e3,
                          first=int(r[6]) / 1e3, end=int(r[7]) / 1e3, issue=int(r[9]) / 1e3, exit=int(r[11]) / 1e3)
+                if len(r) > 12:  # red5's thread-0 entry (slot 8, P7), in files since session 13
+                    d['entry0'] = int(r[12]) / 1e3
                 if cta == 0 or cfg not in cur:
                     cur[cfg] = []
                     out[cfg].append(cur[cfg])
