@@ -622,8 +622,8 @@ std::vector<Config> wgmma_tma_configs() {
     }
   // Measured (H200, session 26 call 3, 200 pairs, against the plan's method): qkv M 128 +2.6 %
   // (bm64.split3), o M 96 / 128 +5.8 / +6.1 % (bm64.split1, against cuBLAS), unpooler M 128 / 256
-  // +5.2 / +5.4 % (bm64 / bm128.split1), pooler M 256 +2.1 % (bm128.split2); -3..-35 % where the
-  // second token tile is partly empty (M 129..224). E88 (call 5): qkv's pairs in K-split-major order
+  // +5.2 / +5.4 % (bm64 / bm128.split1), pooler M 256 +2.1 % (bm128.split2); -2.8..-35 % where
+  // the second token tile is partly empty (M 129..224), -1.0 % at o M 256. E88 (call 5): qkv's pairs in K-split-major order
   // (ki1.ko1.wmc1) -0.2..-2.2 % at M 96..256; not listed (code in 267b1aa).
   return list;
 }
