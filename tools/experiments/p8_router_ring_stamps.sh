@@ -5,22 +5,23 @@
 # park, the zero-warp hand-off, the adds issued, the producer's last issue and the zero warp's
 # end (router_hilo_ring.cuh, "dev phase probe"). Runs the plan's ring config at five M, twice
 # each in separate processes, and prints medians / maxima per phase.
-# Usage: tools/experiments/p8_router_ring_stamps.sh STAMPS_BIN OUT_DIR   (~30 s)
+# Session 27: RING_CASES ("M:CONFIG .." words) replaces the list below (e.g. plan Z5b's wmc1 ring).
+# Usage: [RING_CASES=..] tools/experiments/p8_router_ring_stamps.sh STAMPS_BIN OUT_DIR   (~30 s)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 R=router_hilo_ring.split16.wgn1.ts2.zw1
+LIST="65 $R
+96 $R
+128 $R.early1
+192 $R.early1
+256 $R.early1"
+[ -n "${RING_CASES:-}" ] && LIST=$(tr ' :' '\n ' <<<"$RING_CASES")
 for run in 1 2; do
   while read -r m cfg; do
     PROJKIT_WGMMA_STAMPS_CSV="$O/stamps-$m-$run.csv" timeout 40 "$BIN/projkit" bench --method "$cfg" --families router \
       --loads "$m" --pairs 50 >"$O/bench-$m-$run.txt" 2>&1 || echo "bench $m $run rc=$?"
-  done <<LIST
-65 $R
-96 $R
-128 $R.early1
-192 $R.early1
-256 $R.early1
-LIST
+  done <<<"$LIST"
 done
 python3 - "$O" <<'PY' | tee "$O/p8.txt"
 import csv, glob, statistics as st, sys
