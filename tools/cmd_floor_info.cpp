@@ -15,7 +15,7 @@ namespace projkit::cli {
 
 void add_floor(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string workload, json, flush = "write";
+    std::string workload, json, flush = "write", fill = "zero";
     int device = 0;
     bool order_probes = false;
   };
@@ -25,6 +25,8 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--device", a->device, "CUDA device ordinal");
   sub->add_option("--json", a->json, "write the projkit.floor/1 report here");
   sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
+  sub->add_option("--fill", a->fill,
+                  "what the probe reads: zero (default, cudaMemset) or weights (bf16 values as the bench's W)");
   sub->add_flag("--order-probes", a->order_probes,
                 "also time the access-order probes (ledger L7): reported per size, never the floor");
   sub->callback([a, &run] {
@@ -37,8 +39,9 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
       for (const lab::BenchCase& c : lab::plan_bench_cases(w, {}, {}))
         if (std::find(sizes.begin(), sizes.end(), c.bytes) == sizes.end()) sizes.push_back(c.bytes);
       std::sort(sizes.begin(), sizes.end());
+      const lab::FloorFill fill = lab::parse_floor_fill(a->fill);
       lab::GraphTimer timer(dev, lab::parse_flush_mode(a->flush));
-      lab::FloorProbe probe(timer, 64, a->order_probes);
+      lab::FloorProbe probe(timer, 64, a->order_probes, fill);
       std::vector<lab::FloorResult> floors;
       for (std::size_t i = 0; i < sizes.size(); ++i) {
         progress_line("[" + std::to_string(i + 1) + "/" + std::to_string(sizes.size()) + "] " +
@@ -46,13 +49,15 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
         floors.push_back(probe.measure(sizes[i]));
       }
       progress_done();
-      std::cout << "projkit floor on " << dev.name << " (replay overhead " << timer.overhead_us() << " us subtracted)\n"
+      std::cout << "projkit floor on " << dev.name << " (buffer " << lab::floor_fill_name(fill) << ", replay overhead "
+                << timer.overhead_us() << " us subtracted)\n"
                 << lab::floor_table(floors);
       if (a->order_probes) std::cout << lab::floor_variant_table(floors);
       if (!a->json.empty()) {
         lab::write_json_file(a->json, lab::floor_json(floors, [&] {
                                                        lab::BenchEnv e = lab::collect_env(dev);
                                                        e.flush = lab::flush_mode_name(timer.flush_mode());
+                                                       e.floor_fill = lab::floor_fill_name(fill);
                                                        return e;
                                                      }(), timer.overhead_us()));
         std::cout << "wrote " << a->json << "\n";

@@ -21,6 +21,7 @@
 #include "kernels/ptx.cuh"
 #include "kernels/wgmma_tma.cuh"  // the mbarrier / TMA wrappers of the kernel whose W feed this mimics
 #include "kernels/tensor_map.hpp"
+#include "lab/inputs.hpp"  // fill_weight_bytes (FloorFill::weights)
 #include "lab/stats.hpp"
 
 namespace projkit::lab {
@@ -239,6 +240,12 @@ const Variant kVariants[] = {
     {"order.tma_stream.bulk16k.s8.interleaved.g64", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 64},
     {"order.tma_stream.bulk16k.s8.interleaved.g72", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 72},
     {"order.tma_stream.bulk16k.s8.interleaved.g128", nullptr, tma_stream_kernel<false, 8, true>, 8, true, false, 128},
+    // P28 (session 27, `--order-probes` only): the interleaved bulk stream with 1 and 2 units in
+    // flight per CTA instead of 8. With PROJKIT_FLOOR_STAMPS their first unit lands behind a grid
+    // burst of 2 / 4 MB instead of 17 MB: does a first unit wait ~1-1.5 us for its own latency, or
+    // for the burst queued with it (the dense kernels' stage 0 lands 1.5-1.8 us after its issue)?
+    {"order.tma_stream.bulk16k.s1.interleaved", nullptr, tma_stream_kernel<false, 1, true>, 1, true, false},
+    {"order.tma_stream.bulk16k.s2.interleaved", nullptr, tma_stream_kernel<false, 2, true>, 2, true, false},
 };
 
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -295,6 +302,14 @@ void stamp_launches(GraphTimer& timer, const char* name, std::size_t bytes, unsi
 
 }  // namespace
 
+FloorFill parse_floor_fill(const std::string& s) {
+  if (s == "zero") return FloorFill::zero;
+  if (s == "weights") return FloorFill::weights;
+  throw Error(StatusCode::invalid_argument, "floor fill must be 'zero' or 'weights' (got '" + s + "')");
+}
+
+const char* floor_fill_name(FloorFill f) { return f == FloorFill::weights ? "weights" : "zero"; }
+
 const FloorResult& FloorProbe::measure(std::size_t bytes) {
   auto it = cache_.find(bytes);
   if (it != cache_.end()) return it->second;
@@ -303,7 +318,10 @@ const FloorResult& FloorProbe::measure(std::size_t bytes) {
   const int copies = rotated_copies(padded, dev.l2_bytes, 8);
   DeviceBuffer buf(padded * std::size_t(copies));
   DeviceBuffer sink(sizeof(unsigned));
-  cuda_check(cudaMemsetAsync(buf.get(), 0, buf.bytes(), timer_.stream()), "cudaMemsetAsync (floor buffer)");
+  if (fill_ == FloorFill::weights)
+    fill_weight_bytes(buf.get(), buf.bytes(), 0xF1004000u, timer_.stream());
+  else
+    cuda_check(cudaMemsetAsync(buf.get(), 0, buf.bytes(), timer_.stream()), "cudaMemsetAsync (floor buffer)");
   const int64_t count = int64_t(padded / 16);
 
   FloorResult r;

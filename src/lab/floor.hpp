@@ -25,12 +25,19 @@ struct FloorResult {
   std::vector<FloorVariant> variants;
 };
 
+// What the probe's buffer holds. zero: cudaMemset (every floor before session 27); weights:
+// bf16 values drawn as the bench's weights are (fill_weight_bytes), so the streams read the
+// kind of bytes the projections read (ledger P27).
+enum class FloorFill { zero, weights };
+FloorFill parse_floor_fill(const std::string& s);  // "zero" or "weights", else invalid_argument
+const char* floor_fill_name(FloorFill f);
+
 class FloorProbe {
  public:
   // order_probes: also time the access-order probes (L7; `projkit floor --order-probes`). They
   // are reported with the variants and never taken as the floor.
-  explicit FloorProbe(GraphTimer& timer, int reps = 64, bool order_probes = false)
-      : timer_(timer), reps_(reps), order_probes_(order_probes) {}
+  explicit FloorProbe(GraphTimer& timer, int reps = 64, bool order_probes = false, FloorFill fill = FloorFill::zero)
+      : timer_(timer), reps_(reps), order_probes_(order_probes), fill_(fill) {}
   // Measured once per payload size within the probe's lifetime.
   const FloorResult& measure(std::size_t bytes);
   double floor_us(std::size_t bytes) { return measure(bytes).floor_us; }
@@ -39,6 +46,7 @@ class FloorProbe {
   GraphTimer& timer_;
   int reps_;
   bool order_probes_;
+  FloorFill fill_;
   std::map<std::size_t, FloorResult> cache_;
 };
 

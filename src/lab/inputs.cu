@@ -57,6 +57,12 @@ void fill_weights(void* d_w, const ProjectionSpec& spec, uint64_t seed, cudaStre
   cuda_check(cudaGetLastError(), "fill_weights_kernel launch");
 }
 
+void fill_weight_bytes(void* d, std::size_t bytes, uint64_t seed, cudaStream_t stream) {
+  const int64_t count = int64_t(bytes / 2);
+  fill_weights_kernel<<<grid_for(count), kThreads, 0, stream>>>(static_cast<uint16_t*>(d), count, 8192, seed);
+  cuda_check(cudaGetLastError(), "fill_weights_kernel (raw buffer) launch");
+}
+
 void set_activation(void* d_x, int64_t index, float value, cudaStream_t stream) {
   set_activation_kernel<<<1, 1, 0, stream>>>(static_cast<uint16_t*>(d_x), index, value);
   cuda_check(cudaGetLastError(), "set_activation_kernel launch");

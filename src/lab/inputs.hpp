@@ -21,6 +21,9 @@ inline constexpr uint32_t kPoisonF32 = 0x7FA5A5A5u;
 void fill_activations(void* d_x, int m, int64_t k, uint64_t seed, cudaStream_t stream);
 // All N rows of W in the spec's weight dtype.
 void fill_weights(void* d_w, const ProjectionSpec& spec, uint64_t seed, cudaStream_t stream);
+// bytes / 2 bf16 values over a raw buffer, drawn as fill_weights draws a bf16 W with rows of
+// 8192 (the floor probe's payload, ledger P27); bytes must be even.
+void fill_weight_bytes(void* d, std::size_t bytes, uint64_t seed, cudaStream_t stream);
 // Write one bf16 value at x[index] (NaN/Inf injection), capture-safe.
 void set_activation(void* d_x, int64_t index, float value, cudaStream_t stream);
 // Fill count elements of dtype with the poison payload.

@@ -26,7 +26,8 @@ nlohmann::json env_json(const BenchEnv& e) {
           {"projkit_git_sha", e.projkit_git_sha},
           {"plan_source", e.plan_source},
           {"plan_sha256", e.plan_sha256},
-          {"flush", e.flush}};
+          {"flush", e.flush},
+          {"floor_fill", e.floor_fill}};
 }
 
 nlohmann::json bench_json(const BenchReport& r) {

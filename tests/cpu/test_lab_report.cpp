@@ -1,6 +1,7 @@
 // Bench / check / floor JSON schemas: every field present with the right type.
 #include <gtest/gtest.h>
 
+#include "lab/floor.hpp"
 #include "lab/report.hpp"
 
 using namespace projkit;
@@ -22,7 +23,8 @@ BenchEnv sample_env() {
   return e;
 }
 void expect_env(const json& env) {
-  for (const char* k : {"gpu", "projkit_git_sha", "plan_source", "plan_sha256"}) EXPECT_TRUE(env.at(k).is_string()) << k;
+  for (const char* k : {"gpu", "projkit_git_sha", "plan_source", "plan_sha256", "flush", "floor_fill"})
+    EXPECT_TRUE(env.at(k).is_string()) << k;
   for (const char* k : {"driver", "sm_clock_mhz", "mem_clock_mhz", "cuda_runtime", "cublas"})
     EXPECT_TRUE(env.at(k).is_number_integer()) << k;
 }
@@ -93,6 +95,18 @@ TEST(LabReport, FloorSchema) {
   ASSERT_EQ(j.at("floors").size(), 1u);
   EXPECT_TRUE(j.at("floors")[0].at("floor_us").is_number());
   EXPECT_TRUE(j.at("floors")[0].at("variants").is_array());
+}
+
+// P27 (session 27): the floor probe's buffer is zeros or bf16 weight values; the env says which.
+TEST(LabReport, FloorFillNames) {
+  EXPECT_EQ(parse_floor_fill("zero"), FloorFill::zero);
+  EXPECT_EQ(parse_floor_fill("weights"), FloorFill::weights);
+  EXPECT_STREQ(floor_fill_name(FloorFill::weights), "weights");
+  EXPECT_STREQ(floor_fill_name(FloorFill::zero), "zero");
+  EXPECT_THROW(parse_floor_fill("random"), Error);
+  BenchEnv e = sample_env();
+  e.floor_fill = floor_fill_name(FloorFill::weights);
+  EXPECT_EQ(floor_json({}, e, 2.0).at("env").at("floor_fill"), "weights");
 }
 
 TEST(LabReport, BenchCasePlanning) {

@@ -91,14 +91,20 @@ TEST_F(LabGpu, FloorProbeSmoke) {
   EXPECT_EQ(&probe.measure(8u << 20), &f);  // cached per payload size
   EXPECT_EQ(probe.measure(1u << 20).variants.size(), 5u);  // < 2 MB: LSU streams only
   // With the order probes: two more LSU variants, and on sm_90 P24's three TMA grid probes (the
-  // bulk stream over 64 / 72 / 128 CTAs), reported and never taken as the floor.
+  // bulk stream over 64 / 72 / 128 CTAs) and P28's two shallow rings (1 / 2 units in flight per
+  // CTA), reported and never taken as the floor.
   FloorProbe with_probes(timer, 16, true);
   const FloorResult& g = with_probes.measure(8u << 20);
-  const std::size_t grid_probes = tma ? 3 : 0;
+  const std::size_t grid_probes = tma ? 5 : 0;
   ASSERT_EQ(g.variants.size(), 7u + tma + grid_probes);
   EXPECT_TRUE(has(g, "order.stream_read_blocked.unroll8.evict_first"));
   if (tma) EXPECT_TRUE(has(g, "order.tma_stream.bulk16k.s8.interleaved.g64"));
   for (const FloorVariant& v : g.variants)
     EXPECT_EQ(v.order_probe, v.name.starts_with("order.")) << v.name;
   EXPECT_FALSE(g.best.starts_with("order.")) << g.best;
+  // P27: the same streams over a buffer of bf16 weight values (every variant runs and is timed)
+  FloorProbe weights(timer, 16, false, FloorFill::weights);
+  const FloorResult& h = weights.measure(8u << 20);
+  ASSERT_EQ(h.variants.size(), 5u + tma);
+  EXPECT_GT(h.floor_us, 0.0);
 }
