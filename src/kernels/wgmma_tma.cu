@@ -179,9 +179,10 @@ class WgmmaTma final : public PreparedMethod {
         cuda_check(cudaDeviceSynchronize(), "wgmma_tma: pack_w_kslabs_kernel");
         return b;
       });
-      if (wsl2_) slabs_ = slabs.get();  // wsl2: the kernel's `ws` (its tensor map below stays unused)
-      if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, slabs.get(), uint64_t(spec_.n), uint64_t(spec_.k),
-                                                uint32_t(kBlockN)))
+      if (wsl2_)  // wsl2: the kernel's `ws`; it reads no W tensor map, so none is encoded (w_map_ stays zero)
+        slabs_ = slabs.get();
+      else if (!tensor_map::encode_kslabs_bf16_sw128(encode_, &w_map_, slabs.get(), uint64_t(spec_.n),
+                                                     uint64_t(spec_.k), uint32_t(kBlockN)))
         throw Error(StatusCode::invalid_argument, "wgmma_tma: cuTensorMapEncodeTiled failed for W's k-block slabs");
     } else if (!tensor_map::encode_2d_bf16_sw128(encode_, &w_map_, ctx.w, uint64_t(spec_.n), uint64_t(spec_.k),
                                                  uint32_t(wmc_ ? kRowsPerWG : kBlockN))) {  // wmc1: half-tile boxes
@@ -336,7 +337,7 @@ class WgmmaTma final : public PreparedMethod {
   bool xfit_;
   int red_;
   bool wsl_;  // E65 (config key wsl1): w_map_ maps W's k-block slabs [K/64][N][64], in layouts_
-  bool wsl2_;  // E85 (wsl2): the slabs pre-swizzled, read by bulk copies from slabs_ (w_map_ unused)
+  bool wsl2_;  // E85 (wsl2): the slabs pre-swizzled, read by bulk copies from slabs_ (w_map_ zero, unread)
   bool wmc_;   // E87 (wmc1): the token tiles' pair multicasts W; w_map_'s box is 64 rows
   void* slabs_ = nullptr;  // wsl2: the pre-swizzled slabs (owned by layouts_)
   std::shared_ptr<SharedLayouts> layouts_;  // wsl1: the Projection's shared re-layouts (or this method's own)
