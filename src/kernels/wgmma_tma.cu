@@ -107,12 +107,14 @@ KernelFn red5_kernel_for(int kord) {
   if (kord == 0) return wgmma_tma_red5_kernel<BM, 0>;
   if (kord == 8) return wgmma_tma_red5_kernel<BM, 8>;  // wsl1
   if (kord == 9) return wgmma_tma_red5_kernel<BM, 9>;  // ki1.wsl1
-  if constexpr (BM <= 128)
+  if constexpr (BM <= 128) {
     if (kord == 129) return wgmma_tma_red5_kernel<BM, 129>;  // ki1.wmc1 (E87)
+    // ki1.wsl2.ls1 (E85 at bm 64; bm 128 since E89c: qkv M 65..83 on the same pre-swizzled slab copy)
+    if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;
+  }
   if constexpr (BM == 64) {  // E85 (the small-M slab configs): lean start, bulk-copied pre-swizzled slabs
     if (kord == 25) return wgmma_tma_red5_kernel<BM, 25>;  // ki1.wsl1.ls1
     if (kord == 33) return wgmma_tma_red5_kernel<BM, 33>;  // ki1.wsl2
-    if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;  // ki1.wsl2.ls1
   }
   if constexpr (BM >= 128) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
@@ -603,6 +605,16 @@ std::vector<Config> wgmma_tma_configs() {
       if (v & 1) c.params.push_back({"ls", 1});
       list.push_back(c);
     }
+  // ---- E89c (session 27): plan Z6 runs qkv M 17..64 on bm64.split4's wsl2.ls1 and M 2..16 / 65..83 on
+  // .wsl1, so a qkv Projection held two slab copies of W (37.7 MB each). With wsl2.ls1 at bm 128 too
+  // (qkv M 65..83's tile) every slab range of qkv can read the one pre-swizzled copy.
+  {
+    Config c = with_rk(cfg(128, 4, 1, 1, 5));
+    c.params.push_back({"ki", 1});
+    c.params.push_back({"wsl", 2});
+    c.params.push_back({"ls", 1});
+    list.push_back(c);
+  }
   // (E86, session 26: x multicast over clusters of two N-neighbours, mc2 on the rk1.ki1 tiles of
   // M 65..256, with a local first fill, was correct and lost 0.1-10 % everywhere but pooler M 256
   // (+1.0..+1.7 %); its light stamps showed the M 256 main loop tensor-bound. Its 18 configs and
@@ -685,8 +697,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || ls != 0 || bm > 128)
       return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87)";
   }
-  if ((wsl == 2 || ls == 1) && (rk != 1 || bm != 64 || ki != 1 || wsl == 0))
-    return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85)";
+  if ((wsl == 2 || ls == 1) && (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
+    return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85), and wsl2.ls1 at "
+           "bm 128 (E89c)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
   if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))

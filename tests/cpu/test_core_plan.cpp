@@ -292,7 +292,8 @@ TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
     ASSERT_NE(at, std::string::npos) << c;
     const std::string base = c.substr(0, at) + ".wsl1";
     EXPECT_TRUE(base.ends_with(".bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl1") ||
-                base.ends_with(".bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1"))
+                base.ends_with(".bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1") ||
+                base.ends_with(".bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1"))  // E89c: wsl2.ls1 only
         << c;
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
     for (const char* fam : {"qkv", "pooler", "unpooler"})
@@ -301,10 +302,14 @@ TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
                   method_applicability(builtin_spec(fam), base, lo, hi, d))
             << c << " " << fam << " " << lo << ".." << hi;
   }
-  EXPECT_EQ(n, 6);
+  EXPECT_EQ(n, 7);
   auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 9, 64); };
   const std::string inst = "instantiated for rk1.ki1 at bm 64 with W's slabs";
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wsl2").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wsl1.ls1").find(inst), std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm192.split4.mc1.stages5.xfit1.red5.rk1.ki1.wsl2.ls1").find(inst), std::string::npos);
+  // E89c: bm 128 has wsl2.ls1 (qkv M 65..83 on the same pre-swizzled slab copy as M 2..64)
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl2.ls1"), "");
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.ls1").find(inst), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.wsl2").find(inst), std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl1.ls2").find("ls must be 0 or 1"),
@@ -314,6 +319,9 @@ TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
   EXPECT_EQ(copy_free_method(builtin_spec("qkv"), "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1.ki1.wsl2.ls1",
                              2, 64, d),
             "wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.rk1");
+  EXPECT_EQ(copy_free_method(builtin_spec("qkv"), "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl2.ls1",
+                             65, 83, d),
+            "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1");
 }
 
 // E87's W multicast pairs over the two token tiles (wmc1, red5.rk1.ki1 at bm 64 / 128, splits 1..3):
