@@ -254,8 +254,7 @@ Variant pick_variant(const Config& cfg) { return pick_variant(cfg.get("kw", 0), 
 class RouterHiloStream final : public PreparedMethod {
  public:
   RouterHiloStream(const PrepareContext& ctx, const Config& cfg)
-      : spec_(ctx.spec), v_(pick_variant(cfg)), max_m_(ctx.max_m),
-        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
+      : spec_(ctx.spec), v_(pick_variant(cfg)), max_m_(ctx.max_m) {
     if (!v_.fn) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
     cuda_check(cudaFuncSetAttribute(v_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
                "router_hilo_stream: cudaFuncSetAttribute(smem)");
@@ -267,7 +266,7 @@ class RouterHiloStream final : public PreparedMethod {
       flags_ = DeviceBuffer(2 * std::size_t(spec_.n / v_.bn) * sizeof(unsigned));  // ready[], count[]
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_stream: zero the flags");
     }
-    router_hilo_pack(static_cast<const float*>(ctx.w), packed_, int(spec_.n), int(spec_.k));
+    packed_ = router_hilo_packed(ctx, layouts_);  // shared with the Projection's other readers
   }
   Status run(const RunArgs& a) const override {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_stream: m outside 1..max_m"};
@@ -277,13 +276,13 @@ class RouterHiloStream final : public PreparedMethod {
     if (v_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_stream_kernel launch", grid, dim3(threads()),
                                               std::size_t(v_.smem(a.m)), a.stream, v_.fn,
-                                              static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                              static_cast<const __nv_bfloat16*>(a.x), packed_,
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
                                               flags_.as<unsigned>());
     // zero y, then the compute kernel as its programmatic dependent (kernels/router_splitk_pdl.cuh)
     return launch_zeroed_splitk("router_hilo_stream_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 grid, dim3(threads()), std::size_t(v_.smem(a.m)), a.stream, v_.fn,
-                                static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                static_cast<const __nv_bfloat16*>(a.x), packed_,
                                 static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
                                 static_cast<unsigned*>(nullptr));
   }
@@ -294,7 +293,8 @@ class RouterHiloStream final : public PreparedMethod {
   ProjectionSpec spec_;
   Variant v_;
   int max_m_;
-  DeviceBuffer packed_;
+  std::shared_ptr<SharedLayouts> layouts_;  // holds packed_ (router_hilo_packed)
+  const uint8_t* packed_ = nullptr;         // W's hi / lo fragments (router_hilo_pack.cuh)
   DeviceBuffer flags_;  // zw1 only: ready[N / BN], count[N / BN], zero between calls
 };
 

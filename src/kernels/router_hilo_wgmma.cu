@@ -82,8 +82,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
 class RouterHiloWgmma final : public PreparedMethod {
  public:
   RouterHiloWgmma(const PrepareContext& ctx, const Config& cfg)
-      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m),
-        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
+      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m) {
     const std::string err = tiling_error(spec_, t_);
     if (!err.empty()) throw Error(StatusCode::invalid_argument, err);
     if (max_m_ < 1 || max_m_ > kMaxTokens) throw Error(StatusCode::invalid_argument, "router_hilo_wgmma: max_m outside 1..256");
@@ -97,7 +96,7 @@ class RouterHiloWgmma final : public PreparedMethod {
                  "router_hilo_wgmma: cudaFuncSetAttribute(smem)");
       max_tn_ = tn;
     }
-    router_hilo_pack(static_cast<const float*>(ctx.w), packed_, int(spec_.n), int(spec_.k));
+    packed_ = router_hilo_packed(ctx, layouts_);  // shared with the Projection's other readers
   }
 
   Status run(const RunArgs& a) const override {
@@ -112,7 +111,7 @@ class RouterHiloWgmma final : public PreparedMethod {
                                 dim3(unsigned(t_.split), unsigned(a.n_out / (kRows * t_.wgn)), unsigned(t_.ts)),
                                 dim3(kThreads),
                                 std::size_t(smem_bytes(tn, kc)), a.stream, kernel_for(tn),
-                                static_cast<const __nv_bfloat16*>(a.x), packed_.as<const uint8_t>(),
+                                static_cast<const __nv_bfloat16*>(a.x), packed_,
                                 static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k), kc, t_.wgn);
   }
 
@@ -121,7 +120,8 @@ class RouterHiloWgmma final : public PreparedMethod {
   Tiling t_;
   int max_m_;
   int max_tn_ = 0;  // largest token tile whose smem fits (and was opted in)
-  DeviceBuffer packed_;
+  std::shared_ptr<SharedLayouts> layouts_;  // holds packed_ (router_hilo_packed)
+  const uint8_t* packed_ = nullptr;         // W's hi / lo fragments (router_hilo_pack.cuh)
 };
 
 // Grid = split x N/(64*wgn) x ts CTAs of 2 warpgroups; per warpgroup 64 rows x K/split/(2/wgn) of

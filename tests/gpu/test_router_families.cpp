@@ -229,6 +229,45 @@ TEST_P(RouterFamily, TwoProjectionsTwoStreams) {
   cudaStreamDestroy(sb);
 }
 
+// One packed copy of W per Projection (session 27): the plan's two router_hilo_stream tiles
+// (kw8.wn2 at M 4..32, kw8.wn4 at 33..64) read the same hi / lo fragment layout, so a Projection
+// with both holds it once (SharedLayouts, "router_hilo.fragments"), and both stay right when run
+// alternately.
+TEST(RouterLayouts, StreamTilesShareOnePackedCopy) {
+  DeviceInfo dev;
+  PROJKIT_REQUIRE_SM90(&dev);
+  Rig r;
+  Plan plan = Plan::safe();
+  plan.source = "test";
+  plan.families.push_back({"router",
+                           {PlanRange{4, 32, "router_hilo_stream.kw8.wn2.zw1", 0},
+                            PlanRange{33, 64, "router_hilo_stream.kw8.wn4.zw1", 0}}});
+  ProjectionOptions o;
+  o.max_m = 64;
+  o.strict_plan = true;
+  size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  const Projection p(r.spec, r.w.get(), plan, o);
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  EXPECT_EQ(p.method_name(8), "router_hilo_stream.kw8.wn2.zw1");
+  EXPECT_EQ(p.method_name(48), "router_hilo_stream.kw8.wn4.zw1");
+  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
+  const double copy_mib = double(r.spec.n) * double(r.spec.k) * 4 / double(1 << 20);  // 8 MiB
+  EXPECT_GE(used_mib, copy_mib * 0.99) << "the packed copy should exist";
+  EXPECT_LT(used_mib, copy_mib * 1.5) << "the two router_hilo_stream tiles should share one packed copy";
+  for (int m : {8, 48, 5, 64}) {
+    SCOPED_TRACE("m=" + std::to_string(m));
+    fill_activations(r.x.get(), m, r.spec.k, 700 + uint64_t(m), nullptr);
+    poison_output(r.y.get(), std::size_t(m) * std::size_t(r.spec.n), DType::f32, nullptr);
+    ASSERT_TRUE(p.run(r.x.get(), m, r.y.get(), nullptr).ok());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const Metrics mt = r.check(m, nullptr, r.y);
+    EXPECT_EQ(mt.unwritten, 0);
+    EXPECT_TRUE(mt.pass) << mt.reason;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Router, RouterFamily, ::testing::Values("router_hilo_stream", "router_hilo_wgmma", "router_hilo_ring",
                                            "router_gemv_f32"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
