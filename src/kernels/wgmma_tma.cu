@@ -605,16 +605,6 @@ std::vector<Config> wgmma_tma_configs() {
       if (v & 1) c.params.push_back({"ls", 1});
       list.push_back(c);
     }
-  // ---- E89c (session 27): plan Z6 runs qkv M 17..64 on bm64.split4's wsl2.ls1 and M 2..16 / 65..83 on
-  // .wsl1, so a qkv Projection held two slab copies of W (37.7 MB each). With wsl2.ls1 at bm 128 too
-  // (qkv M 65..83's tile) every slab range of qkv can read the one pre-swizzled copy.
-  {
-    Config c = with_rk(cfg(128, 4, 1, 1, 5));
-    c.params.push_back({"ki", 1});
-    c.params.push_back({"wsl", 2});
-    c.params.push_back({"ls", 1});
-    list.push_back(c);
-  }
   // (E86, session 26: x multicast over clusters of two N-neighbours, mc2 on the rk1.ki1 tiles of
   // M 65..256, with a local first fill, was correct and lost 0.1-10 % everywhere but pooler M 256
   // (+1.0..+1.7 %); its light stamps showed the M 256 main loop tensor-bound. Its 18 configs and
@@ -636,8 +626,21 @@ std::vector<Config> wgmma_tma_configs() {
   // Measured (H200, session 26 call 3, 200 pairs, against the plan's method): qkv M 128 +2.6 %
   // (bm64.split3), o M 96 / 128 +5.8 / +6.1 % (bm64.split1, against cuBLAS), unpooler M 128 / 256
   // +5.2 / +5.4 % (bm64 / bm128.split1), pooler M 256 +2.1 % (bm128.split2); -2.8..-35 % where
-  // the second token tile is partly empty (M 129..224), -1.0 % at o M 256. E88 (call 5): qkv's pairs in K-split-major order
-  // (ki1.ko1.wmc1) -0.2..-2.2 % at M 96..256; not listed (code in 267b1aa).
+  // the second token tile is partly empty (M 129..224), -1.0 % at o M 256. E88 (call 5): qkv's
+  // pairs in K-split-major order (ki1.ko1.wmc1) -0.2..-2.2 % at M 96..256; not listed (code in
+  // 267b1aa).
+  // ---- E89c (session 27): plan Z6 ran qkv M 17..64 on bm64.split4's wsl2.ls1 and M 2..16 / 65..83
+  // on .wsl1, so a qkv Projection held two slab copies of W (37.7 MB each). With wsl2.ls1 at bm 128
+  // too (qkv M 65..83's tile) every slab range of qkv reads the one pre-swizzled copy. Measured
+  // (session 27 call 5, 200 pairs, against .wsl1): +0.5..+1.3 % in paired ratio at M 65..83; plan
+  // Z6c runs it there.
+  {
+    Config c = with_rk(cfg(128, 4, 1, 1, 5));
+    c.params.push_back({"ki", 1});
+    c.params.push_back({"wsl", 2});
+    c.params.push_back({"ls", 1});
+    list.push_back(c);
+  }
   return list;
 }
 

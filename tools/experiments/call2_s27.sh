@@ -24,10 +24,6 @@ for m in 16 32 64; do CASES="$CASES unpooler:$m:$D1,$D2"; done
 for m in 33 36 40 44 48 56 64 65 68 71; do CASES="$CASES o:$m:baseline,$P"; done
 CASES=$CASES PAIRS=200 TAG=e89b KEEP_JSON=1 timeout 200 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 cat "$O/ab/summary-e89b.txt"
-(cd tools/experiments && python3 plan_z6_from_e89.py "$O/ab" ../../plans/h200.json "$O/plan-z6.json") | tee "$O/plan-rule.txt"
-rm -f "$O"/ab/b-*.json
-tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
-if [ -f "$O/plan-z6.json" ]; then
-  LEFT_S=$((585 - SECONDS)) tools/experiments/plan_ab_ship.sh "$BIN" "$O" "$O/plan-z6.json" Z6
-fi
+# the rule / pack / ship tail with the results of a shipped plan (call 2 ran these commands inline)
+RESULTS=1 LEFT_S=$((585 - SECONDS)) tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z6_from_e89.py Z6
 echo "done ($SECONDS s)"

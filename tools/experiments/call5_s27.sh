@@ -22,26 +22,9 @@ for m in 2 4 8 12 16; do CASES="$CASES qkv:$m:$W.wsl1,$W.wsl2.ls1"; done
 for m in 65 72 80 83; do CASES="$CASES qkv:$m:$V.wsl1,$V.wsl2.ls1"; done
 CASES=$CASES PAIRS=200 TAG=e89c KEEP_JSON=1 timeout 120 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 cat "$O/ab/summary-e89c.txt"
-(cd tools/experiments && python3 plan_z6c_from_e89c.py "$O/ab" ../../plans/h200.json "$O/plan-z6c.json") | tee "$O/plan-rule.txt"
-rm -f "$O"/ab/b-*.json
-tar cJf "$O/ab.tar.xz" -C "$O" ab && rm -rf "$O/ab"
-if [ -f "$O/plan-z6c.json" ]; then
-  for round in 1 2 3; do
-    echo "== plan A/B round $round ($(date +%T))"
-    timeout 100 tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$O/plan-z6c.json" 2>&1 |
-      grep -E "scores|score O|ratio O"
-  done
-  SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --need qkv:8:-0.005 \
-    --need qkv:16:-0.005 "$O"/ab[123])
-  tar cJf "$O/ab123.tar.xz" -C "$O" ab1 ab2 ab3 && rm -rf "$O"/ab[123]
-  echo "ship plan Z6c: $SHIP"; echo "$SHIP" >"$O/ship.txt"
-  if [ "$SHIP" = 1 ]; then
-    cp "$O/plan-z6c.json" plans/h200.json
-    echo "== results of plan Z6c ($(date +%T))"
-    BENCH_PAIRS=400 SWEEP_PAIRS=300 timeout $((580 - SECONDS)) tools/device_results.sh "$BIN" "$O/res" \
-      "bench check aa fidelity pytest floor tests sweep" >"$O/results.txt" 2>&1; echo "results rc=$?"
-    tar cJf "$O/res.tar.xz" -C "$O" res && rm -rf "$O/res"
-    tail -45 "$O/results.txt"
-  fi
-fi
+# the rule / pack / ship tail with a tie-tolerant verdict and the results of a shipped plan (call 5
+# ran these commands inline)
+RESULTS=1 LEFT_S=$((580 - SECONDS)) \
+  VERDICT_ARGS="--rounds 3 --score-min -0.003 --need qkv:8:-0.005 --need qkv:16:-0.005" \
+  tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z6c_from_e89c.py Z6c
 echo "done ($SECONDS s)"

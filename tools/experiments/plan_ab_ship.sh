@@ -8,7 +8,9 @@
 # + memcheck, the 1..256 sweep at 300 pairs) in the LEFT_S seconds the caller has left (default 520).
 # Writes OUT_DIR/ab123.tar.xz, and OUT_DIR/results.txt and res.tar.xz when it ships. RESULTS=0
 # (session 23): the verdict only (OUT_DIR/ship.txt holds it); the caller runs the results later.
-# Usage: [LEFT_S=N] [RESULTS=0] tools/experiments/plan_ab_ship.sh BIN OUT_DIR PLAN_NEW NAME
+# VERDICT_ARGS (session 27) replaces the verdict's thresholds (e.g. call5_s27.sh's tie-tolerant
+# "--rounds 3 --score-min -0.003 --need qkv:8:-0.005 --need qkv:16:-0.005").
+# Usage: [LEFT_S=N] [RESULTS=0] [VERDICT_ARGS=..] tools/experiments/plan_ab_ship.sh BIN OUT_DIR PLAN_NEW NAME
 set -u
 BIN=${1:?}; O=${2:?}; PN=${3:?}; NAME=${4:?}
 LEFT_S=${LEFT_S:-520}
@@ -17,7 +19,7 @@ for round in 1 2 3; do
   echo "== plan A/B round $round ($(date +%T))"
   timeout 100 tools/experiments/plan_ab_q.sh "$BIN" "$O/ab$round" plans/h200.json "$PN" 2>&1 | grep -E "scores|score O|ratio O"
 done
-SHIP=$(python3 tools/experiments/plan_ab_verdict.py --rounds 3 --score-min -0.003 --case-min 0.005 "$O"/ab[123])
+SHIP=$(python3 tools/experiments/plan_ab_verdict.py ${VERDICT_ARGS:---rounds 3 --score-min -0.003 --case-min 0.005} "$O"/ab[123])
 tar cJf "$O/ab123.tar.xz" -C "$O" ab1 ab2 ab3 && rm -rf "$O"/ab[123]
 echo "ship plan $NAME: $SHIP"
 echo "$SHIP" >"$O/ship.txt"

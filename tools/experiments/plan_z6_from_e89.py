@@ -61,10 +61,7 @@ if __name__ == '__main__':
     ab = load_ab(ab_dir, 'e89b')
     changed = move_ranges(ab, ab_dir, plan, 'E89b', WSL)
     changed = o_tail(ab, ab_dir, plan) or changed
-    if changed:
-        # set_range appends o's new range after its neighbours: keep each family's ranges sorted
-        for fam in plan['families']:
-            plan['families'][fam].sort(key=lambda r: r['m'][0])
+    if changed:  # (set_range keeps each family's ranges sorted)
         write_plan(plan, plan_out)
         print(f'plan Z6 written to {plan_out}')
     else:
