@@ -12,6 +12,13 @@
 //         resident blocks), so every block streams the same number of row groups. The kernels
 //         are the same; only the grid moves. mb4 (E69): the same body with its registers capped
 //         for 4 blocks per SM (a second entry point); M = 1 only, it spills from M = 2.
+//         lp1 (E90): the lean prologue. Each thread forms its W and x pointers once and reads
+//         every chunk of a batch at a uniform row offset plus an immediate (the batches are
+//         whole, so no per-load bounds predicate), and widens bf16 to fp32 with one bit
+//         operation per element. Same loads, same FMA order, same bits as lp0. sm_90a SASS of the
+//         M = 1 kernels, first weight load at instruction (lp0 -> lp1) / instructions in all:
+//         rows4.warps8 145 -> 93 / 496 -> 400, rows2.warps8 163 -> 76 / 504 -> 376, its mb4 twin
+//         111 -> 78 / 464 -> 352.
 // Constraints: bf16 W/x/y; K % 8 == 0 (16-byte chunks); n_out % ROWS == 0; m <= 8 (mb4: m = 1);
 //         W, x, y 16-byte aligned (the Projection contract).
 #include <cuda_bf16.h>
@@ -40,6 +47,23 @@ __device__ __forceinline__ float dot8(float acc, const uint4& w, const uint4& x)
     const float2 xf = __bfloat1622float2(xp[i]);
     acc = fmaf(wf.x, xf.x, acc);
     acc = fmaf(wf.y, xf.y, acc);
+  }
+  return acc;
+}
+
+// bf16 -> fp32 is exact: the bf16 bits are the fp32's upper half. A 32-bit word holds two bf16
+// (element 0 in the low half); each widens with one bit operation (NaN / Inf keep their bits).
+__device__ __forceinline__ float bf16_low_to_f32(uint32_t u) { return __uint_as_float(u << 16); }
+__device__ __forceinline__ float bf16_high_to_f32(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
+
+// dot8 with one-instruction widening: the same products summed in the same order (same bits).
+__device__ __forceinline__ float dot8_bits(float acc, const uint4& w, const uint4& x) {
+  const uint32_t wv[4] = {w.x, w.y, w.z, w.w};
+  const uint32_t xv[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    acc = fmaf(bf16_low_to_f32(wv[i]), bf16_low_to_f32(xv[i]), acc);
+    acc = fmaf(bf16_high_to_f32(wv[i]), bf16_high_to_f32(xv[i]), acc);
   }
   return acc;
 }
@@ -136,6 +160,79 @@ __device__ __forceinline__ void gemv_stream_body(const __nv_bfloat16* __restrict
   }
 }
 
+// The lp1 body (E90): as gemv_stream_body, for K / 8 a multiple of the batch (WARPS * 32 *
+// kUnroll chunks, checked by the host): every batch is whole, so no load needs a bounds
+// predicate, and each thread's chunk c of row r / token t sits at (its pointer) + r * kc + c,
+// where r * kc is uniform and c's part within the batch an immediate. x [m, k], w [>= n_out, k],
+// y [m, n_out] bf16.
+template <int ROWS, int WARPS, int MT>
+__device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __restrict__ x,
+                                                      const __nv_bfloat16* __restrict__ w,
+                                                      __nv_bfloat16* __restrict__ y, int m, int n_out, int k) {
+  using S = GemvShape<ROWS, WARPS, MT>;
+  constexpr int kThreads = S::kThreads, kUnroll = S::kUnroll, kBatch = kThreads * kUnroll;
+  __shared__ float red[WARPS][ROWS * MT];  // per-warp partial sums, [warp][row*MT + token]
+
+  const int tid = threadIdx.x;
+  const int kc = k >> 3;  // 16-byte chunks per row; kc % kBatch == 0 (host)
+  const int groups = n_out / ROWS;
+  const uint64_t pol = ptx::l2_evict_first_policy();
+  const uint4* xt = reinterpret_cast<const uint4*>(x) + tid;  // this thread's chunk 0 of token 0
+
+  for (int g = blockIdx.x; g < groups; g += gridDim.x) {
+    float acc[ROWS][MT];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+      for (int t = 0; t < MT; ++t) acc[r][t] = 0.0f;
+
+    // Row r of the group starts at wr[r] (this thread's chunk 0); chunk base + u * kThreads of it
+    // sits at an immediate offset from there.
+    const uint4* wr[ROWS];
+    wr[0] = reinterpret_cast<const uint4*>(w) + int64_t(g) * ROWS * kc + tid;
+#pragma unroll
+    for (int r = 1; r < ROWS; ++r) wr[r] = wr[r - 1] + kc;
+    for (int base = 0; base < kc; base += kBatch) {
+      uint4 wv[kUnroll][ROWS];  // all weight loads of this batch issued before any use
+      // The guard always passes (whole batches); as a predicated load it keeps ptxas from
+      // sinking the later loads below the first FMAs (unguarded: 34 registers, each load's
+      // latency exposed in turn).
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r)
+          wv[u][r] = ptx::ld_stream_hint_guarded(wr[r] + base + u * kThreads, pol, tid + base + u * kThreads < kc);
+#pragma unroll
+      for (int t0 = 0; t0 < MT; t0 += S::kTG) {
+        if (t0 < m) {
+          uint4 xr[kUnroll][S::kTG];
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+            for (int tt = 0; tt < S::kTG; ++tt)
+              xr[u][tt] = t0 + tt < m ? ld_activation(xt + int64_t(t0 + tt) * kc + base + u * kThreads)
+                                      : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+            for (int tt = 0; tt < S::kTG; ++tt)
+              if (t0 + tt < m) {
+#pragma unroll
+                for (int r = 0; r < ROWS; ++r) acc[r][t0 + tt] = dot8_bits(acc[r][t0 + tt], wv[u][r], xr[u][tt]);
+              }
+        }
+      }
+    }
+
+    float s;
+    if (gemv::block_sum<ROWS, MT, WARPS>(acc, red, tid, s)) {
+      const int r = tid / MT, t = tid % MT;
+      if (t < m) y[std::size_t(t) * n_out + std::size_t(g) * ROWS + r] = __float2bfloat16_rn(s);
+    }
+    __syncthreads();  // red is reused by the next row group
+  }
+}
+
 template <int ROWS, int WARPS, int MT>
 __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bfloat16* __restrict__ x,
                                                                  const __nv_bfloat16* __restrict__ w,
@@ -150,6 +247,21 @@ __global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_min_blocks_kerne
     const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
     int n_out, int k) {
   gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+}
+
+// lp1 entry points (E90): the lean body, with and without the register cap.
+template <int ROWS, int WARPS, int MT>
+__global__ void __launch_bounds__(WARPS * 32) gemv_stream_lean_kernel(const __nv_bfloat16* __restrict__ x,
+                                                                      const __nv_bfloat16* __restrict__ w,
+                                                                      __nv_bfloat16* __restrict__ y, int m,
+                                                                      int n_out, int k) {
+  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+}
+template <int ROWS, int WARPS, int MT, int MINB>
+__global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_lean_min_blocks_kernel(
+    const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
+    int n_out, int k) {
+  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 
 using GemvKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int);
@@ -170,11 +282,31 @@ GemvKernel pick_min_blocks_kernel(int m) {
   return m <= 1 ? gemv_stream_min_blocks_kernel<ROWS, WARPS, 1, MINB> : nullptr;
 }
 
+template <int ROWS, int WARPS>
+GemvKernel pick_lean_kernel(int m) {
+  if (m <= 1) return gemv_stream_lean_kernel<ROWS, WARPS, 1>;
+  if (m <= 2) return gemv_stream_lean_kernel<ROWS, WARPS, 2>;
+  if (m <= 4) return gemv_stream_lean_kernel<ROWS, WARPS, 4>;
+  return gemv_stream_lean_kernel<ROWS, WARPS, 8>;
+}
+
 constexpr int kMaxTokens = 8;
+
+// The lp1 kernels (E90), on the plan's three M = 1 shapes: rows4.warps8 (unpooler slice),
+// rows2.warps8 (pooler) and its mb4 twin (qkv).
+GemvKernel select_lean(int rows, int warps, int m, int mb) {
+  if (mb == 4) return rows == 2 && warps == 8 && m <= 1 ? gemv_stream_lean_min_blocks_kernel<2, 8, 1, 4> : nullptr;
+  if (mb != 0) return nullptr;
+  if (rows == 2 && warps == 8) return pick_lean_kernel<2, 8>(m);
+  if (rows == 4 && warps == 8) return pick_lean_kernel<4, 8>(m);
+  return nullptr;
+}
 
 // The (rows, warps, mb) triples that are compiled; configs() lists exactly these. mb4 (E69) only
 // for rows2.warps8 (68 registers at M = 1: 3 blocks per SM; capped to 64: 4).
-GemvKernel select(int rows, int warps, int m, int mb = 0) {
+GemvKernel select(int rows, int warps, int m, int mb = 0, int lp = 0) {
+  if (lp == 1) return select_lean(rows, warps, m, mb);
+  if (lp != 0) return nullptr;
   if (mb == 4) return rows == 2 && warps == 8 ? pick_min_blocks_kernel<2, 8, 4>(m) : nullptr;
   if (mb != 0) return nullptr;
   if (rows == 2 && warps == 8) return pick_kernel<2, 8>(m);
@@ -186,13 +318,19 @@ GemvKernel select(int rows, int warps, int m, int mb = 0) {
 
 class GemvStream final : public PreparedMethod {
  public:
-  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, int min_blocks)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), warps_(warps), equal_rounds_(equal_rounds), mb_(min_blocks) {
+  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, int min_blocks, int lean)
+      : spec_(ctx.spec),
+        w_(ctx.w),
+        rows_(rows),
+        warps_(warps),
+        equal_rounds_(equal_rounds),
+        mb_(min_blocks),
+        lp_(lean) {
     // Resident blocks per SM for every token variant (same smem/regs class, but measure each);
     // mb4 has the m = 1 variant only.
     for (int i = 0; i < (mb_ == 4 ? 1 : 4); ++i) {
       const int m = 1 << i;  // 1, 2, 4, 8
-      GemvKernel kern = select(rows, warps, m, mb_);
+      GemvKernel kern = select(rows, warps, m, mb_, lp_);
       if (!kern) throw Error(StatusCode::unsupported, "gemv_stream: rows/warps pair not compiled");
       const int64_t resident =
           resident_ctas(reinterpret_cast<const void*>(kern), warps * 32, 0, ctx.dev.sm_count, "gemv_stream");
@@ -212,7 +350,7 @@ class GemvStream final : public PreparedMethod {
       const int rounds = (groups + grid - 1) / grid;
       grid = (groups + rounds - 1) / rounds;
     }
-    GemvKernel kern = select(rows_, warps_, a.m, mb_);
+    GemvKernel kern = select(rows_, warps_, a.m, mb_, lp_);
     kern<<<grid, warps_ * 32, 0, a.stream>>>(static_cast<const __nv_bfloat16*>(a.x),
                                              static_cast<const __nv_bfloat16*>(w_),
                                              static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out), int(spec_.k));
@@ -225,6 +363,7 @@ class GemvStream final : public PreparedMethod {
   int rows_, warps_;
   bool equal_rounds_;
   int mb_;
+  int lp_;  // 1: the lean prologue (E90)
   int max_blocks_[4] = {0, 0, 0, 0};
 };
 
@@ -257,6 +396,12 @@ std::vector<Config> gemv_configs() {
       // plan's since run V), mb4 -0.6 %; pooler M 1 -1.1 / -2.0 %.
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"mb", 4}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}}},
+      // E90 (session 28): the lean prologue (lp1) on the plan's three M = 1 shapes (unpooler slice,
+      // pooler, qkv): the first weight load 50-90 instructions sooner (header). A block issues
+      // its whole batch up front, so its prologue is on the call's critical path.
+      Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"lp", 1}}},
+      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"lp", 1}}},
+      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}, {"lp", 1}}},
   };
 }
 
@@ -264,7 +409,9 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
   const int rows = cfg.get("rows", 0), warps = cfg.get("warps", 0), eq = cfg.get("eq", 0), mb = cfg.get("mb", 0);
   if (eq != 0 && eq != 1) return "gemv_stream: eq must be 0 or 1 (equal rounds)";
   if (mb != 0 && mb != 4) return "gemv_stream: mb must be 0 or 4 (blocks per SM the registers allow)";
-  if (!select(rows, warps, 1, mb)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
+  const int lp = cfg.get("lp", 0);
+  if (lp != 0 && lp != 1) return "gemv_stream: lp must be 0 or 1 (the lean prologue, E90)";
+  if (!select(rows, warps, 1, mb, lp)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
                                       " is not a compiled config";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "gemv_stream: needs bf16 weights, activations and output";
@@ -273,6 +420,12 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
   if (mb == 4 && m_hi > 1) return "gemv_stream: mb4 is for m = 1 (its 64-register cap spills from m = 2)";
   if (spec.k % 8 != 0) return "gemv_stream: K % 8 != 0 (16-byte weight chunks)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 30)) return "gemv_stream: N, K must fit in int";
+  if (lp == 1) {  // whole batches: warps * 32 threads x kUnroll chunks (GemvShape) divide K / 8
+    const int64_t batch = int64_t(warps) * 32 * (rows >= 8 ? 1 : 8 / rows);
+    if ((spec.k / 8) % batch != 0)
+      return "gemv_stream: lp1 needs K / 8 to be a multiple of " + std::to_string(batch) +
+             " (whole batches: no bounds predicate per load)";
+  }
   for (int m = m_lo; m <= m_hi; ++m)
     if (spec.out_cols(m) % rows != 0)
       return "gemv_stream: out_cols(" + std::to_string(m) + ") % rows" + std::to_string(rows) + " != 0";
@@ -281,7 +434,7 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
 
 std::unique_ptr<PreparedMethod> gemv_prepare(const PrepareContext& ctx, const Config& cfg) {
   return std::make_unique<GemvStream>(ctx, cfg.get("rows", 0), cfg.get("warps", 0), cfg.get("eq", 0) == 1,
-                                      cfg.get("mb", 0));
+                                      cfg.get("mb", 0), cfg.get("lp", 0));
 }
 
 }  // namespace

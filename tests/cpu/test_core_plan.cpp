@@ -483,6 +483,29 @@ TEST(Methods, GemvStreamEqualRoundsAndResidency) {
         << c;
 }
 
+// gemv_stream lp1 (E90: the lean prologue) is listed on rows4.warps8, rows2.warps8 and
+// rows2.warps8.eq1.mb4; it needs whole batches (K / 8 a multiple of threads x unroll), so the
+// 1024-chunk batch of rows2.warps8 refuses the unpooler's K = 4096 by name, and other values of
+// the key or other shapes are refused.
+TEST(Methods, GemvStreamLeanPrologue) {
+  const DeviceInfo d = fake_h200();
+  for (const char* f : {"qkv", "pooler", "unpooler"})
+    EXPECT_EQ(method_applicability(builtin_spec(f), "gemv_stream.rows4.warps8.lp1", 1, 8, d), "") << f;
+  for (const char* f : {"qkv", "pooler"}) {
+    EXPECT_EQ(method_applicability(builtin_spec(f), "gemv_stream.rows2.warps8.lp1", 1, 8, d), "") << f;
+    EXPECT_EQ(method_applicability(builtin_spec(f), "gemv_stream.rows2.warps8.eq1.mb4.lp1", 1, 1, d), "") << f;
+  }
+  EXPECT_NE(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows2.warps8.lp1", 1, 1, d).find("whole batches"),
+            std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("o"), "gemv_stream.rows4.warps8.lp1", 1, 1, d).find("whole batches"),
+            std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("qkv"), "gemv_stream.rows2.warps8.eq1.mb4.lp1", 1, 2, d).find("mb4"),
+            std::string::npos);
+  for (const char* c : {"gemv_stream.rows4.warps8.lp2", "gemv_stream.rows8.warps4.lp1", "gemv_stream.rows2.warps8.mb4.lp1"})
+    EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
+        << c;
+}
+
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
 // init) is a listed config like zw1, applicable where the plan uses it (router M 65..256 on an
 // H200); an unlisted value of the key (early2: E53, refuted) is refused by name, and the kernel
