@@ -71,7 +71,10 @@ __device__ __forceinline__ uint32_t swz(int row, int chunk) {
 // x [m, k], w [>= n0+kBN, k] bf16 row-major; smem: stages * kStageBytes bytes; stages 2..8.
 // acc[j] (C fragment of n8 tile j): rows wn*16 + {lane/4, lane/4+8}, tokens j*8 + 2*(lane%4) + {0,1}.
 // On return every cp.async has landed and a barrier has passed: the ring smem may be reused.
-template <int WARPS, int WK, int MT>
+// LEAN (E90, splitk_mma_l2's lp1): each thread forms its W source and smem destination once; its
+// chunk i of a stage then sits kThreads / 16 rows further (a uniform stride in W, an immediate in
+// smem: the swizzle phase row & 7 is the same for all of a thread's chunks). Same copies, same bits.
+template <int WARPS, int WK, int MT, bool LEAN = false>
 __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                                          int m, int k, int n0, int k0, int ktiles, int stages, uint8_t* smem,
                                          float (&acc)[Shape<WARPS, WK, MT>::kNT][4]) {
@@ -81,15 +84,31 @@ __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, co
   const int wk = warp / WARPS;  // which 1/WK of each stage's k16 steps
   const uint32_t sbase = ptx::smem_addr(smem);
   const uint64_t pol = ptx::l2_evict_first_policy();
+  constexpr int kRowStep = S::kThreads / 16;  // rows between one thread's W chunks of a stage
+  static_assert(!LEAN || kRowStep % 8 == 0, "LEAN: a thread's chunks must share the swizzle phase (row & 7)");
+  const __nv_bfloat16* w_thread = nullptr;  // LEAN: this thread's first W chunk of k-tile 0
+  uint32_t w_smem = 0;                      // LEAN: its smem offset within a stage
+  if constexpr (LEAN) {
+    w_thread = w + int64_t(n0 + (tid >> 4)) * k + k0 + (tid & 15) * 8;
+    w_smem = swz(tid >> 4, tid & 15);
+  }
 
   auto load_stage = [&](int kt, int slot) {
     const uint32_t ws = sbase + slot * S::kStageBytes;
     const uint32_t xs = ws + S::kWStageBytes;
-    const __nv_bfloat16* wsrc = w + std::size_t(n0) * k + k0 + kt * S::kBK;
+    if constexpr (LEAN) {
+      const __nv_bfloat16* src = w_thread + kt * S::kBK;
+      const int64_t step = int64_t(kRowStep) * k;
 #pragma unroll
-    for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i) {
-      const int idx = tid + i * S::kThreads, r = idx >> 4, c = idx & 15;
-      ptx::cp_async_hint16(ws + swz(r, c), wsrc + std::size_t(r) * k + c * 8, pol);
+      for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i)
+        ptx::cp_async_hint16(ws + w_smem + i * kRowStep * 256, src + i * step, pol);
+    } else {
+      const __nv_bfloat16* wsrc = w + std::size_t(n0) * k + k0 + kt * S::kBK;
+#pragma unroll
+      for (int i = 0; i < S::kBN * S::kChunks / S::kThreads; ++i) {
+        const int idx = tid + i * S::kThreads, r = idx >> 4, c = idx & 15;
+        ptx::cp_async_hint16(ws + swz(r, c), wsrc + std::size_t(r) * k + c * 8, pol);
+      }
     }
     const __nv_bfloat16* xsrc = x + k0 + kt * S::kBK;
     for (int idx = tid; idx < MT * S::kChunks; idx += S::kThreads) {

@@ -57,7 +57,10 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 //        stream (active cycles = instructions x ~4.8 cycles each), not the HBM stream.
 // x [m, k], w [>= n_out, k], y [m, n_out] bf16 row-major; ws [>= m, n_out] fp32, all zero on
 // entry and on exit; counters [n_out / BN] u32, all 0 on entry and on exit (split > 1 only).
-template <int WARPS, int MT, int WK = 1>
+// LEAN: lp1 (E90), split 1 only (the host checks): the tile is blockIdx.x and the K slice all of
+//        K (no integer division in the prologue), and the main loop's W addresses are formed once
+//        per thread (splitk::mainloop's LEAN).
+template <int WARPS, int MT, int WK = 1, bool LEAN = false>
 __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __nv_bfloat16* __restrict__ x,
                                                                    const __nv_bfloat16* __restrict__ w,
                                                                    __nv_bfloat16* __restrict__ y, float* ws,
@@ -67,16 +70,16 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __
   static_assert(S::kBN % 4 == 0, "tile rows come in float4 runs");
   static_assert(S::kThreads >= 32, "at least one warp");
   extern __shared__ __align__(128) uint8_t smem[];
-  const int tile = int(blockIdx.x) / split;
-  const int part = int(blockIdx.x) - tile * split;
+  const int tile = LEAN ? int(blockIdx.x) : int(blockIdx.x) / split;
+  const int part = LEAN ? 0 : int(blockIdx.x) - tile * split;
   const int n0 = tile * S::kBN;      // first W row / output column of the tile
-  const int k_per = k / split;       // K slice length (host checks K % (split*kBK) == 0)
+  const int k_per = LEAN ? k : k / split;  // K slice length (host checks K % (split*kBK) == 0)
   const int k0 = part * k_per;
   const int ktiles = k_per / S::kBK;
   const int tid = threadIdx.x;
 
   float acc[S::kNT][4];  // C fragments, layout in splitk::mainloop
-  splitk::mainloop<WARPS, WK, MT>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
+  splitk::mainloop<WARPS, WK, MT, LEAN>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
 
   // fp32 partials red[WK][MT][kRedStride] in smem (ring drained by mainloop's final barrier).
   float* red = reinterpret_cast<float*>(smem);
@@ -145,27 +148,33 @@ struct KernelInfo {
   int smem_for(int stages) const { return std::max(stages * stage_bytes, red_bytes); }
 };
 
-template <int WARPS, int MT, int WK>
+template <int WARPS, int MT, int WK, bool LEAN = false>
 KernelInfo info_of() {
   using S = splitk::Shape<WARPS, WK, MT>;
-  return {splitk_mma_l2_kernel<WARPS, MT, WK>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
+  return {splitk_mma_l2_kernel<WARPS, MT, WK, LEAN>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
 }
 
 int token_tile_index(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : m <= 32 ? 2 : 3; }
 
-template <int WARPS, int WK = 1>
+template <int WARPS, int WK = 1, bool LEAN = false>
 KernelInfo select_mt(int m) {
   switch (token_tile_index(m)) {
-    case 0: return info_of<WARPS, 8, WK>();
-    case 1: return info_of<WARPS, 16, WK>();
-    case 2: return info_of<WARPS, 32, WK>();
-    default: return info_of<WARPS, 64, WK>();
+    case 0: return info_of<WARPS, 8, WK, LEAN>();
+    case 1: return info_of<WARPS, 16, WK, LEAN>();
+    case 2: return info_of<WARPS, 32, WK, LEAN>();
+    default: return info_of<WARPS, 64, WK, LEAN>();
   }
 }
 
 // Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels, and rows 64
-// with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more.
-KernelInfo select(int rows, int m, int wk = 1) {
+// with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more; the lean prologue (lp1, E90) of
+// the rows-64 kernels, wk 1 and 2: 8 more.
+KernelInfo select(int rows, int m, int wk = 1, int lp = 0) {
+  if (lp == 1) {
+    if (rows != 64) return {};
+    return wk == 2 ? select_mt<4, 2, true>(m) : wk == 1 ? select_mt<4, 1, true>(m) : KernelInfo{};
+  }
+  if (lp != 0) return {};
   if (wk == 2) return rows == 64 ? select_mt<4, 2>(m) : KernelInfo{};
   if (wk != 1) return {};
   if (rows == 64) return select_mt<4>(m);
@@ -197,9 +206,9 @@ int pick_stages(const KernelInfo& ki, int want, int64_t grid, int sm_count, std:
 
 class SplitkMmaL2 final : public PreparedMethod {
  public:
-  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), max_m_(std::min(ctx.max_m, kMaxTokens)) {
-    if (!select(rows, 1, wk).fn)
+  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk, int lp)
+      : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), lp_(lp), max_m_(std::min(ctx.max_m, kMaxTokens)) {
+    if (!select(rows, 1, wk, lp).fn)
       throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64)");
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
     int smem_per_sm = 0, reserved = 0;
@@ -220,7 +229,7 @@ class SplitkMmaL2 final : public PreparedMethod {
       }
       const int64_t grid = n_out_[si] / rows * split_[si];
       for (int ti = 0; ti < 4; ++ti) {
-        const KernelInfo ki = select(rows, 8 << ti, wk_);
+        const KernelInfo ki = select(rows, 8 << ti, wk_, lp_);
         stages_[si][ti] = pick_stages(ki, cfg_stages, grid, ctx.dev.sm_count, std::size_t(smem_per_sm),
                                       std::size_t(reserved), ctx.dev.smem_per_block_optin);
         smem_[si][ti] = ki.smem_for(stages_[si][ti]);
@@ -231,7 +240,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     for (int ti = 0; ti < 4; ++ti) {
       // Per-function attribute shared by every Projection: always the opt-in maximum, so one
       // method's prepare never shrinks another's allowance.
-      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti, wk_).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti, wk_, lp_).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(ctx.dev.smem_per_block_optin)),
                  "cudaFuncSetAttribute (splitk_mma_l2 smem)");
     }
@@ -255,7 +264,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     const int si = a.n_out == n_out_[0] ? 0 : a.n_out == n_out_[1] ? 1 : -1;
     if (si < 0) return {StatusCode::invalid_argument, "splitk_mma_l2: n_out is neither N nor the slice width"};
     const int ti = token_tile_index(a.m);
-    const KernelInfo ki = select(rows_, a.m, wk_);
+    const KernelInfo ki = select(rows_, a.m, wk_, lp_);
     const int split = split_[si];
     if (split < 1) return {StatusCode::invalid_argument, "splitk_mma_l2: slice width % rows or K % (split*128) != 0"};
     const unsigned grid = unsigned(a.n_out / ki.bn) * unsigned(split);
@@ -270,6 +279,7 @@ class SplitkMmaL2 final : public PreparedMethod {
   const void* w_;
   int rows_;
   int wk_;  // warps per 16-row slab (E80)
+  int lp_;  // 1: the lean prologue (E90): split 1, W addresses formed once
   int max_m_;  // workspace rows: min(ctx.max_m, 64)
   int64_t n_out_[2] = {0, 0};
   int split_[2] = {1, 1};
@@ -320,6 +330,13 @@ std::vector<Config> l2_configs() {
       // cycles each (active cycles = the kernel time, HBM at 42-47 % of peak).
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wk", 2}}},
+      // E90 (session 28): the plan's three o configs (M 1..8, 9..16, 17..32) with the lean prologue
+      // (lp1): no integer division for the block's tile and K slice, W addresses formed once per
+      // thread. sm_90a SASS, first cp.async at instruction (lp0 -> lp1): MT 8 201 -> 91, every
+      // rows-64 kernel 155-201 -> 85-93.
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"lp", 1}}},
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}}},
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"lp", 1}}},
   };
 }
 
@@ -328,6 +345,10 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
   const int stages = cfg.get("stages", kDefaultStages), wk = cfg.get("wk", 1);
   if (!select(rows, 1).fn) return "splitk_mma_l2: rows" + std::to_string(rows) + " is not compiled (rows 64 | 128)";
   if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 with rows 64 (E80)";
+  const int lp = cfg.get("lp", 0);
+  if (lp != 0 && lp != 1) return "splitk_mma_l2: lp must be 0 or 1 (the lean prologue, E90)";
+  if (!select(rows, 1, wk, lp).fn) return "splitk_mma_l2: lp1 is compiled for rows 64 only";
+  if (lp == 1 && cfg_split != 1) return "splitk_mma_l2: lp1 needs split 1 (its K slice is all of K)";
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
@@ -352,7 +373,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
 
 std::unique_ptr<PreparedMethod> l2_prepare(const PrepareContext& ctx, const Config& cfg) {
   return std::make_unique<SplitkMmaL2>(ctx, cfg.get("rows", 0), cfg.get("split", 0),
-                                       cfg.get("stages", kDefaultStages), cfg.get("wk", 1));
+                                       cfg.get("stages", kDefaultStages), cfg.get("wk", 1), cfg.get("lp", 0));
 }
 
 }  // namespace

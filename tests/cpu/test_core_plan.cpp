@@ -506,6 +506,18 @@ TEST(Methods, GemvStreamLeanPrologue) {
         << c;
 }
 
+// splitk_mma_l2 lp1 (E90: the lean prologue) is listed on the plan's three o configs; it needs
+// split 1 (its K slice is all of K) and the rows-64 kernels it is compiled for.
+TEST(Methods, SplitkMmaL2LeanPrologue) {
+  const DeviceInfo d = fake_h200();
+  for (const char* c : {"splitk_mma_l2.rows64.split1.lp1", "splitk_mma_l2.rows64.split1.wk2.lp1",
+                        "splitk_mma_l2.rows64.split1.stages8.lp1"})
+    EXPECT_EQ(method_applicability(builtin_spec("o"), c, 1, 32, d), "") << c;
+  EXPECT_NE(method_applicability(builtin_spec("o"), "splitk_mma_l2.rows64.split2.lp1", 1, 8, d), "");
+  for (const char* c : {"splitk_mma_l2.rows64.split1.lp2", "splitk_mma_l2.rows128.split1.lp1"})
+    EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 8, d), "") << c;
+}
+
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
 // init) is a listed config like zw1, applicable where the plan uses it (router M 65..256 on an
 // H200); an unlisted value of the key (early2: E53, refuted) is refused by name, and the kernel
