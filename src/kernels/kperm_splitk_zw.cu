@@ -76,10 +76,7 @@ struct Shape {
 // grid = (split, n_out / kRows): blockIdx.x = K split, blockIdx.y = row block (the zero warp's
 // output block). x [m, k], w [>= n_out, k], y [m, n_out] bf16 row-major; flags = ready[row
 // blocks], count[row blocks], zero on entry and on exit.
-// LEAN: 0, or 1 (E91, config key lp1): the CTA's K range as a shift (the split is a power of two,
-//       splits_for) instead of an integer division, which sm_90a runs as ~20 instructions ahead of
-//       the first weight load.
-template <int TOK, int WR, int WK, int U, bool LEAN = false>
+template <int TOK, int WR, int WK, int U>
 __global__ void __launch_bounds__(Shape<TOK, WR, WK, U>::kThreads, kCtasPerSm)
     kperm_splitk_zw_kernel(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                            __nv_bfloat16* __restrict__ y, int m, int n_out, int k, unsigned* __restrict__ flags) {
@@ -95,7 +92,7 @@ __global__ void __launch_bounds__(Shape<TOK, WR, WK, U>::kThreads, kCtasPerSm)
   }
   const int wr = warp % WR, wk = warp / WR;
   const int g = lane >> 2, t = lane & 3;
-  const int kc = LEAN ? k >> (__ffs(int(gridDim.x)) - 1) : k / int(gridDim.x);  // the CTA's K range
+  const int kc = k / int(gridDim.x);  // the CTA's K range
   const int kw = kc / WK;             // this warp's share of it
   const int nch = kw / kChunkK;       // chunks per warp: whole rounds of U (host), so of kDepth too
   constexpr int D = S::kDepth;
@@ -168,7 +165,6 @@ using Kernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat1
 // The compiled shapes (configs() lists exactly these); TOK is picked per call from m.
 struct ShapeId {
   int wr, wk, u;
-  int lp = 0;  // 1: the K range by a shift (E91)
 };
 // Measured at the slice against kperm_stream_mma.rt1.wr1.wk8.u8 (ledger E72, same binary, 200
 // pairs, paired ratio at M 8 / 3): the more row warps share x, the faster.
@@ -183,8 +179,6 @@ constexpr ShapeId kShapes[] = {
     {8, 1, 8},  // 64 rows x 1 K warp (no smem sum): slice 16 x split 8 = 128 CTAs, two rounds; o
                 // (K = 1024) 128 x split 2. Slice +11.0 / +4.6 %, level with wr4.wk2.u8 (E74: -0.7..
                 // +1.0 % at M 3..8); o M 1 / 8 / 16 -19 % against splitk_mma_l2
-    {4, 2, 8, 1},  // E91 (session 28): the plan's shape with its K range by a shift (lp1); sm_90a
-                   // SASS, first load at instruction 87 -> 71 (TOK 8), 96 -> 70 (TOK 16)
 };
 
 int shape_rows(const ShapeId& s) { return 8 * s.wr; }
@@ -201,14 +195,12 @@ int splits_for(int64_t n_out, int64_t k, const ShapeId& s, int sm_count) {
   return 0;
 }
 
-template <int WR, int WK, int U, bool LEAN = false>
+template <int WR, int WK, int U>
 Kernel pick_tok(int m) {
-  return m <= 8 ? kperm_splitk_zw_kernel<8, WR, WK, U, LEAN> : kperm_splitk_zw_kernel<16, WR, WK, U, LEAN>;
+  return m <= 8 ? kperm_splitk_zw_kernel<8, WR, WK, U> : kperm_splitk_zw_kernel<16, WR, WK, U>;
 }
 
 Kernel select(const ShapeId& s, int m) {
-  if (s.lp == 1) return s.wr == 4 && s.wk == 2 && s.u == 8 ? pick_tok<4, 2, 8, true>(m) : nullptr;
-  if (s.lp != 0) return nullptr;
   if (s.wr == 4 && s.wk == 2 && s.u == 8) return pick_tok<4, 2, 8>(m);
   if (s.wr == 2 && s.wk == 4 && s.u == 8) return pick_tok<2, 4, 8>(m);
   if (s.wr == 1 && s.wk == 8 && s.u == 8) return pick_tok<1, 8, 8>(m);
@@ -261,15 +253,13 @@ class KpermSplitkZw final : public PreparedMethod {
 
 std::vector<Config> zw_configs() {
   std::vector<Config> out;
-  for (const ShapeId& s : kShapes) {
+  for (const ShapeId& s : kShapes)
     out.push_back(Config{"kperm_splitk_zw", {{"wr", s.wr}, {"wk", s.wk}, {"u", s.u}}});
-    if (s.lp) out.back().params.push_back({"lp", s.lp});
-  }
   return out;
 }
 
 std::string zw_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
-  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0), cfg.get("lp", 0)};
+  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0)};
   if (!select(s, 1)) return "kperm_splitk_zw: " + cfg.name() + " is not a compiled shape";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "kperm_splitk_zw: needs bf16 weights, activations and output";
@@ -288,7 +278,7 @@ std::string zw_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
 }
 
 std::unique_ptr<PreparedMethod> zw_prepare(const PrepareContext& ctx, const Config& cfg) {
-  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0), cfg.get("lp", 0)};
+  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0)};
   if (!select(s, 1)) throw Error(StatusCode::unsupported, "kperm_splitk_zw: shape not compiled");
   return std::make_unique<KpermSplitkZw>(ctx, s);
 }

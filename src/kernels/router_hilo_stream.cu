@@ -77,10 +77,7 @@ __host__ __device__ constexpr int smem_bytes(int m) {
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = one more warp (warp 8, no
 // loads of its own) zeroes / waits for the zeroed y block and hands off on a named barrier
 // (splitk_zero_warp.cuh; cooperative launch, `flags` = ready[N / BN], count[N / BN]).
-// WF: 0 = the first x tile's cp.async issued before the W loads (so x is not queued behind the
-// weight stream); 1 (E91, config key wf1) = the W loads first: x's issue loop (a runtime trip count,
-// ~180 instructions of sm_90a SASS) then no longer delays the call's 8 MB stream by its length.
-template <int KW, int WN, int QT, int ZW, int WF = 0>
+template <int KW, int WN, int QT, int ZW>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
                               float* __restrict__ y, int m, int n, int k, unsigned* __restrict__ flags) {
@@ -128,22 +125,17 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     }
     ptx::cp_async_commit();
   };
+  load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
+
   // W fragments of this warp: k16 steps k0/16 + wk*KW + s (s < KW) of 16-row tile n16, all in flight.
   uint4 whi[KW], wlo[KW];
-  auto load_w = [&] {
+  {
     const uint8_t* base = wp + (int64_t(k0 / 16 + wk * KW) * n16_all + n16) * kFragBytes + lane * 16;
 #pragma unroll
     for (int s = 0; s < KW; ++s) {
       whi[s] = ptx::ld_stream(base + int64_t(s) * n16_all * kFragBytes);
       wlo[s] = ptx::ld_stream(base + int64_t(s) * n16_all * kFragBytes + 512);
     }
-  };
-  if constexpr (WF == 1) {
-    load_w();
-    load_x(0, 0);
-  } else {
-    load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
-    load_w();
   }
 
   for (int grp = 0; grp < ngroups; ++grp) {
@@ -235,23 +227,17 @@ struct Variant {
   int bk = 0, bn = 0, tt = 0;
 };
 
-template <int KW, int WN, int QT, int ZW, int WF = 0>
+template <int KW, int WN, int QT, int ZW>
 Variant make_variant() {
   using S = Shape<KW, WN, QT>;
-  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, WF>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
+  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
 }
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
 // (never clearly fastest, numbers in the ledger, router run 3): kw8.wn2 (32 x 512) and the
 // zw0 kw4.wn2 (32 x 256, two blocks per SM); kw4.wn2 is back with the zero warp (E27), and
 // kw8.wn2 with it for E73.
-Variant pick_variant(int kw, int wn, int zw, int wf = 0) {
-  if (wf == 1) {  // E91: the plan's two zw1 tiles with the W loads issued first
-    if (zw == 1 && kw == 8 && wn == 2) return make_variant<8, 2, 4, 1, 1>();
-    if (zw == 1 && kw == 8 && wn == 4) return make_variant<8, 4, 8, 1, 1>();
-    return {};
-  }
-  if (wf != 0) return {};
+Variant pick_variant(int kw, int wn, int zw) {
   if (zw == 0) {
     if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 0>();  // 16 x 1024, 8 splits, x groups of 32
     if (kw == 8 && wn == 4) return make_variant<8, 4, 8, 0>();  // 64 x 256, 32 splits, x groups of 64
@@ -263,9 +249,7 @@ Variant pick_variant(int kw, int wn, int zw, int wf = 0) {
   }
   return {};
 }
-Variant pick_variant(const Config& cfg) {
-  return pick_variant(cfg.get("kw", 0), cfg.get("wn", 0), cfg.get("zw", 0), cfg.get("wf", 0));
-}
+Variant pick_variant(const Config& cfg) { return pick_variant(cfg.get("kw", 0), cfg.get("wn", 0), cfg.get("zw", 0)); }
 
 class RouterHiloStream final : public PreparedMethod {
  public:
@@ -341,19 +325,12 @@ std::vector<Config> stream_configs() {
       // +1.2 / +1.2..+3.4 / +4.0 / +3.7 / +3.9 % (4.90 vs 5.02 us at M 8); the plan's at M 4..32
       // since run X.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}}},
-      // E91 (session 28): the plan's two tiles (M 4..32, 33..64) with their W loads issued before
-      // the first x tile's cp.async loop (wf1): sm_90a SASS, first W load at instruction 259 -> 38
-      // (kw8.wn2.zw1).
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"wf", 1}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}, {"wf", 1}}},
   };
 }
 
 std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const Variant v = pick_variant(cfg);
-  if (!v.fn)
-    return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 or kw8.wn2 with zw1; wf1 on "
-           "kw8.wn2.zw1 and kw8.wn4.zw1)";
+  if (!v.fn) return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 or kw8.wn2 with zw1)";
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
   if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";

@@ -437,7 +437,7 @@ TEST(Methods, KpermSplitkZwLimits) {
       ++listed;
       EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 8, d), "") << c;
     }
-  EXPECT_EQ(listed, 6);  // the five shapes and E91's wr4.wk2.u8.lp1
+  EXPECT_EQ(listed, 5);
   EXPECT_EQ(method_applicability(builtin_spec("o"), "kperm_splitk_zw.wr8.wk1.u8", 1, 16, d), "");
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), wide, 1, 9, d).find("no K split"), std::string::npos);
   EXPECT_EQ(method_applicability(builtin_spec("qkv"), wide, 1, 16, d), "");
@@ -516,20 +516,6 @@ TEST(Methods, SplitkMmaL2LeanPrologue) {
   EXPECT_NE(method_applicability(builtin_spec("o"), "splitk_mma_l2.rows64.split2.lp1", 1, 8, d), "");
   for (const char* c : {"splitk_mma_l2.rows64.split1.lp2", "splitk_mma_l2.rows128.split1.lp1"})
     EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 8, d), "") << c;
-}
-
-// E91: router_hilo_stream wf1 (the W loads issued before the first x tile) is listed on the plan's
-// two zw1 tiles and refused elsewhere; kperm_splitk_zw lp1 (the K range by a shift) on wr4.wk2.u8.
-TEST(Methods, RouterStreamWeightsFirstAndKpermShift) {
-  const DeviceInfo d = fake_h200();
-  for (const char* c : {"router_hilo_stream.kw8.wn2.zw1.wf1", "router_hilo_stream.kw8.wn4.zw1.wf1"})
-    EXPECT_EQ(method_applicability(builtin_spec("router"), c, 4, 64, d), "") << c;
-  for (const char* c : {"router_hilo_stream.kw8.wn1.zw1.wf1", "router_hilo_stream.kw8.wn2.zw1.wf2"})
-    EXPECT_NE(method_applicability(builtin_spec("router"), c, 4, 8, d), "") << c;
-  EXPECT_EQ(method_applicability(builtin_spec("unpooler"), "kperm_splitk_zw.wr4.wk2.u8.lp1", 3, 8, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("unpooler"), "kperm_splitk_zw.wr8.wk1.u8.lp1", 3, 8, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("router"), "kperm_splitk_zw.wr4.wk2.u8.lp1", 1, 8, d).find("bf16"),
-            std::string::npos);
 }
 
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
