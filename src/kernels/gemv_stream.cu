@@ -165,10 +165,7 @@ __device__ __forceinline__ void gemv_stream_body(const __nv_bfloat16* __restrict
 // predicate, and each thread's chunk c of row r / token t sits at (its pointer) + r * kc + c,
 // where r * kc is uniform and c's part within the batch an immediate. x [m, k], w [>= n_out, k],
 // y [m, n_out] bf16.
-// OFF32: 0, or 1 (E92, config lp2): the weight offsets in 32-bit byte arithmetic (the host checks
-//        that W's rows read fit 4 GiB), not 64-bit element arithmetic: the uniform datapath's
-//        64-bit multiplies before the first load become 32-bit ones.
-template <int ROWS, int WARPS, int MT, bool OFF32 = false>
+template <int ROWS, int WARPS, int MT>
 __device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __restrict__ x,
                                                       const __nv_bfloat16* __restrict__ w,
                                                       __nv_bfloat16* __restrict__ y, int m, int n_out, int k) {
@@ -192,16 +189,9 @@ __device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __res
     // Row r of the group starts at wr[r] (this thread's chunk 0); chunk base + u * kThreads of it
     // sits at an immediate offset from there.
     const uint4* wr[ROWS];
-    if constexpr (OFF32) {
-      const uint32_t row_bytes = uint32_t(kc) * 16u, first = (uint32_t(g) * ROWS * uint32_t(kc) + uint32_t(tid)) * 16u;
+    wr[0] = reinterpret_cast<const uint4*>(w) + int64_t(g) * ROWS * kc + tid;
 #pragma unroll
-      for (int r = 0; r < ROWS; ++r)
-        wr[r] = reinterpret_cast<const uint4*>(reinterpret_cast<const uint8_t*>(w) + (first + uint32_t(r) * row_bytes));
-    } else {
-      wr[0] = reinterpret_cast<const uint4*>(w) + int64_t(g) * ROWS * kc + tid;
-#pragma unroll
-      for (int r = 1; r < ROWS; ++r) wr[r] = wr[r - 1] + kc;
-    }
+    for (int r = 1; r < ROWS; ++r) wr[r] = wr[r - 1] + kc;
     for (int base = 0; base < kc; base += kBatch) {
       uint4 wv[kUnroll][ROWS];  // all weight loads of this batch issued before any use
       // The guard always passes (whole batches); as a predicated load it keeps ptxas from
@@ -259,19 +249,19 @@ __global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_min_blocks_kerne
   gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 
-// lp1 / lp2 entry points (E90 / E92): the lean body, with and without the register cap.
-template <int ROWS, int WARPS, int MT, bool OFF32 = false>
+// lp1 entry points (E90): the lean body, with and without the register cap.
+template <int ROWS, int WARPS, int MT>
 __global__ void __launch_bounds__(WARPS * 32) gemv_stream_lean_kernel(const __nv_bfloat16* __restrict__ x,
                                                                       const __nv_bfloat16* __restrict__ w,
                                                                       __nv_bfloat16* __restrict__ y, int m,
                                                                       int n_out, int k) {
-  gemv_stream_lean_body<ROWS, WARPS, MT, OFF32>(x, w, y, m, n_out, k);
+  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
-template <int ROWS, int WARPS, int MT, int MINB, bool OFF32 = false>
+template <int ROWS, int WARPS, int MT, int MINB>
 __global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_lean_min_blocks_kernel(
     const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
     int n_out, int k) {
-  gemv_stream_lean_body<ROWS, WARPS, MT, OFF32>(x, w, y, m, n_out, k);
+  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 
 using GemvKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int);
@@ -292,23 +282,19 @@ GemvKernel pick_min_blocks_kernel(int m) {
   return m <= 1 ? gemv_stream_min_blocks_kernel<ROWS, WARPS, 1, MINB> : nullptr;
 }
 
-template <int ROWS, int WARPS, bool OFF32 = false>
+template <int ROWS, int WARPS>
 GemvKernel pick_lean_kernel(int m) {
-  if (m <= 1) return gemv_stream_lean_kernel<ROWS, WARPS, 1, OFF32>;
-  if (m <= 2) return gemv_stream_lean_kernel<ROWS, WARPS, 2, OFF32>;
-  if (m <= 4) return gemv_stream_lean_kernel<ROWS, WARPS, 4, OFF32>;
-  return gemv_stream_lean_kernel<ROWS, WARPS, 8, OFF32>;
+  if (m <= 1) return gemv_stream_lean_kernel<ROWS, WARPS, 1>;
+  if (m <= 2) return gemv_stream_lean_kernel<ROWS, WARPS, 2>;
+  if (m <= 4) return gemv_stream_lean_kernel<ROWS, WARPS, 4>;
+  return gemv_stream_lean_kernel<ROWS, WARPS, 8>;
 }
 
 constexpr int kMaxTokens = 8;
 
 // The lp1 kernels (E90), on the plan's three M = 1 shapes: rows4.warps8 (unpooler slice),
 // rows2.warps8 (pooler) and its mb4 twin (qkv).
-GemvKernel select_lean(int rows, int warps, int m, int mb, bool off32) {
-  if (off32) {  // lp2 (E92) on the plan's lp1 shapes: the unpooler slice; qkv and pooler M 1
-    if (mb == 4) return rows == 2 && warps == 8 && m <= 1 ? gemv_stream_lean_min_blocks_kernel<2, 8, 1, 4, true> : nullptr;
-    return mb == 0 && rows == 4 && warps == 8 ? pick_lean_kernel<4, 8, true>(m) : nullptr;
-  }
+GemvKernel select_lean(int rows, int warps, int m, int mb) {
   if (mb == 4) return rows == 2 && warps == 8 && m <= 1 ? gemv_stream_lean_min_blocks_kernel<2, 8, 1, 4> : nullptr;
   if (mb != 0) return nullptr;
   if (rows == 2 && warps == 8) return pick_lean_kernel<2, 8>(m);
@@ -319,7 +305,7 @@ GemvKernel select_lean(int rows, int warps, int m, int mb, bool off32) {
 // The (rows, warps, mb) triples that are compiled; configs() lists exactly these. mb4 (E69) only
 // for rows2.warps8 (68 registers at M = 1: 3 blocks per SM; capped to 64: 4).
 GemvKernel select(int rows, int warps, int m, int mb = 0, int lp = 0) {
-  if (lp == 1 || lp == 2) return select_lean(rows, warps, m, mb, lp == 2);
+  if (lp == 1) return select_lean(rows, warps, m, mb);
   if (lp != 0) return nullptr;
   if (mb == 4) return rows == 2 && warps == 8 ? pick_min_blocks_kernel<2, 8, 4>(m) : nullptr;
   if (mb != 0) return nullptr;
@@ -416,11 +402,6 @@ std::vector<Config> gemv_configs() {
       Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"lp", 1}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"lp", 1}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}, {"lp", 1}}},
-      // E92 (session 28): lp2, the plan's lp1 shapes (unpooler slice M 1..2, qkv / pooler M 1) with
-      // the weight offsets in 32-bit bytes: first weight load at SASS instruction 93 -> 46
-      // (rows4.warps8, M = 1), 84 -> 68 (M = 2), 78 -> 58 (rows2.warps8 mb4, M = 1).
-      Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"lp", 2}}},
-      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}, {"lp", 2}}},
   };
 }
 
@@ -429,7 +410,7 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
   if (eq != 0 && eq != 1) return "gemv_stream: eq must be 0 or 1 (equal rounds)";
   if (mb != 0 && mb != 4) return "gemv_stream: mb must be 0 or 4 (blocks per SM the registers allow)";
   const int lp = cfg.get("lp", 0);
-  if (lp < 0 || lp > 2) return "gemv_stream: lp must be 0, 1 (the lean prologue, E90) or 2 (with 32-bit offsets, E92)";
+  if (lp != 0 && lp != 1) return "gemv_stream: lp must be 0 or 1 (the lean prologue, E90)";
   if (!select(rows, warps, 1, mb, lp)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
                                       " is not a compiled config";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
@@ -439,12 +420,10 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
   if (mb == 4 && m_hi > 1) return "gemv_stream: mb4 is for m = 1 (its 64-register cap spills from m = 2)";
   if (spec.k % 8 != 0) return "gemv_stream: K % 8 != 0 (16-byte weight chunks)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 30)) return "gemv_stream: N, K must fit in int";
-  if (lp == 2 && spec.n * spec.k * 2 > int64_t(0xffffffff))
-    return "gemv_stream: lp2 needs W (N x K bf16) within 4 GiB (32-bit byte offsets)";
-  if (lp >= 1) {  // whole batches: warps * 32 threads x kUnroll chunks (GemvShape) divide K / 8
+  if (lp == 1) {  // whole batches: warps * 32 threads x kUnroll chunks (GemvShape) divide K / 8
     const int64_t batch = int64_t(warps) * 32 * (rows >= 8 ? 1 : 8 / rows);
     if ((spec.k / 8) % batch != 0)
-      return "gemv_stream: lp" + std::to_string(lp) + " needs K / 8 to be a multiple of " + std::to_string(batch) +
+      return "gemv_stream: lp1 needs K / 8 to be a multiple of " + std::to_string(batch) +
              " (whole batches: no bounds predicate per load)";
   }
   for (int m = m_lo; m <= m_hi; ++m)

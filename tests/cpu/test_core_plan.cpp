@@ -501,7 +501,7 @@ TEST(Methods, GemvStreamLeanPrologue) {
             std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("qkv"), "gemv_stream.rows2.warps8.eq1.mb4.lp1", 1, 2, d).find("mb4"),
             std::string::npos);
-  for (const char* c : {"gemv_stream.rows4.warps8.lp3", "gemv_stream.rows8.warps4.lp1", "gemv_stream.rows2.warps8.mb4.lp1"})
+  for (const char* c : {"gemv_stream.rows4.warps8.lp2", "gemv_stream.rows8.warps4.lp1", "gemv_stream.rows2.warps8.mb4.lp1"})
     EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
         << c;
 }
@@ -516,21 +516,6 @@ TEST(Methods, SplitkMmaL2LeanPrologue) {
   EXPECT_NE(method_applicability(builtin_spec("o"), "splitk_mma_l2.rows64.split2.lp1", 1, 8, d), "");
   for (const char* c : {"splitk_mma_l2.rows64.split1.lp2", "splitk_mma_l2.rows128.split1.lp1"})
     EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 8, d), "") << c;
-}
-
-// gemv_stream lp2 (E92: lp1 with 32-bit weight offsets) is listed on rows4.warps8 and
-// rows2.warps8.eq1.mb4, needs whole batches like lp1, and refuses a W past 4 GiB by name.
-TEST(Methods, GemvStreamLeanPrologue32BitOffsets) {
-  const DeviceInfo d = fake_h200();
-  EXPECT_EQ(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows4.warps8.lp2", 1, 8, d), "");
-  for (const char* f : {"qkv", "pooler"})
-    EXPECT_EQ(method_applicability(builtin_spec(f), "gemv_stream.rows2.warps8.eq1.mb4.lp2", 1, 1, d), "") << f;
-  EXPECT_NE(method_applicability(builtin_spec("o"), "gemv_stream.rows4.warps8.lp2", 1, 1, d).find("whole batches"),
-            std::string::npos);
-  ProjectionSpec huge = builtin_spec("pooler");
-  huge.n = int64_t(1) << 19;  // 512 Ki rows x 8192: 8 GiB of bf16
-  EXPECT_NE(method_applicability(huge, "gemv_stream.rows4.warps8.lp2", 1, 1, d).find("4 GiB"), std::string::npos);
-  EXPECT_NE(method_applicability(builtin_spec("qkv"), "gemv_stream.rows2.warps8.lp2", 1, 1, d), "");
 }
 
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier
