@@ -165,9 +165,7 @@ __device__ __forceinline__ void gemv_stream_body(const __nv_bfloat16* __restrict
 // predicate, and each thread's chunk c of row r / token t sits at (its pointer) + r * kc + c,
 // where r * kc is uniform and c's part within the batch an immediate. x [m, k], w [>= n_out, k],
 // y [m, n_out] bf16.
-// CVT: 0, or 1 (P29, an ablation: config lp1.cv1): bf16 widened as lp0 does (dot8), to separate
-//      lp1's two changes, the addressing and the one-operation widening.
-template <int ROWS, int WARPS, int MT, bool CVT = false>
+template <int ROWS, int WARPS, int MT>
 __device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __restrict__ x,
                                                       const __nv_bfloat16* __restrict__ w,
                                                       __nv_bfloat16* __restrict__ y, int m, int n_out, int k) {
@@ -220,9 +218,7 @@ __device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __res
             for (int tt = 0; tt < S::kTG; ++tt)
               if (t0 + tt < m) {
 #pragma unroll
-                for (int r = 0; r < ROWS; ++r)
-                  acc[r][t0 + tt] = CVT ? dot8(acc[r][t0 + tt], wv[u][r], xr[u][tt])
-                                        : dot8_bits(acc[r][t0 + tt], wv[u][r], xr[u][tt]);
+                for (int r = 0; r < ROWS; ++r) acc[r][t0 + tt] = dot8_bits(acc[r][t0 + tt], wv[u][r], xr[u][tt]);
               }
         }
       }
@@ -253,19 +249,19 @@ __global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_min_blocks_kerne
   gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 
-// lp1 entry points (E90): the lean body, with and without the register cap (CVT: P29's ablation).
-template <int ROWS, int WARPS, int MT, bool CVT = false>
+// lp1 entry points (E90): the lean body, with and without the register cap.
+template <int ROWS, int WARPS, int MT>
 __global__ void __launch_bounds__(WARPS * 32) gemv_stream_lean_kernel(const __nv_bfloat16* __restrict__ x,
                                                                       const __nv_bfloat16* __restrict__ w,
                                                                       __nv_bfloat16* __restrict__ y, int m,
                                                                       int n_out, int k) {
-  gemv_stream_lean_body<ROWS, WARPS, MT, CVT>(x, w, y, m, n_out, k);
+  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
-template <int ROWS, int WARPS, int MT, int MINB, bool CVT = false>
+template <int ROWS, int WARPS, int MT, int MINB>
 __global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_lean_min_blocks_kernel(
     const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
     int n_out, int k) {
-  gemv_stream_lean_body<ROWS, WARPS, MT, CVT>(x, w, y, m, n_out, k);
+  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 
 using GemvKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int);
@@ -298,13 +294,7 @@ constexpr int kMaxTokens = 8;
 
 // The lp1 kernels (E90), on the plan's three M = 1 shapes: rows4.warps8 (unpooler slice),
 // rows2.warps8 (pooler) and its mb4 twin (qkv).
-GemvKernel select_lean(int rows, int warps, int m, int mb, int cv) {
-  if (cv == 1) {  // P29's ablation, at M = 1 on the plan's lp1 shapes
-    if (m > 1) return nullptr;
-    if (mb == 4) return rows == 2 && warps == 8 ? gemv_stream_lean_min_blocks_kernel<2, 8, 1, 4, true> : nullptr;
-    return mb == 0 && rows == 4 && warps == 8 ? gemv_stream_lean_kernel<4, 8, 1, true> : nullptr;
-  }
-  if (cv != 0) return nullptr;
+GemvKernel select_lean(int rows, int warps, int m, int mb) {
   if (mb == 4) return rows == 2 && warps == 8 && m <= 1 ? gemv_stream_lean_min_blocks_kernel<2, 8, 1, 4> : nullptr;
   if (mb != 0) return nullptr;
   if (rows == 2 && warps == 8) return pick_lean_kernel<2, 8>(m);
@@ -314,9 +304,9 @@ GemvKernel select_lean(int rows, int warps, int m, int mb, int cv) {
 
 // The (rows, warps, mb) triples that are compiled; configs() lists exactly these. mb4 (E69) only
 // for rows2.warps8 (68 registers at M = 1: 3 blocks per SM; capped to 64: 4).
-GemvKernel select(int rows, int warps, int m, int mb = 0, int lp = 0, int cv = 0) {
-  if (lp == 1) return select_lean(rows, warps, m, mb, cv);
-  if (lp != 0 || cv != 0) return nullptr;
+GemvKernel select(int rows, int warps, int m, int mb = 0, int lp = 0) {
+  if (lp == 1) return select_lean(rows, warps, m, mb);
+  if (lp != 0) return nullptr;
   if (mb == 4) return rows == 2 && warps == 8 ? pick_min_blocks_kernel<2, 8, 4>(m) : nullptr;
   if (mb != 0) return nullptr;
   if (rows == 2 && warps == 8) return pick_kernel<2, 8>(m);
@@ -328,20 +318,19 @@ GemvKernel select(int rows, int warps, int m, int mb = 0, int lp = 0, int cv = 0
 
 class GemvStream final : public PreparedMethod {
  public:
-  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, int min_blocks, int lean, int cvt)
+  GemvStream(const PrepareContext& ctx, int rows, int warps, bool equal_rounds, int min_blocks, int lean)
       : spec_(ctx.spec),
         w_(ctx.w),
         rows_(rows),
         warps_(warps),
         equal_rounds_(equal_rounds),
         mb_(min_blocks),
-        lp_(lean),
-        cv_(cvt) {
+        lp_(lean) {
     // Resident blocks per SM for every token variant (same smem/regs class, but measure each);
     // mb4 has the m = 1 variant only.
-    for (int i = 0; i < (mb_ == 4 || cv_ == 1 ? 1 : 4); ++i) {
+    for (int i = 0; i < (mb_ == 4 ? 1 : 4); ++i) {
       const int m = 1 << i;  // 1, 2, 4, 8
-      GemvKernel kern = select(rows, warps, m, mb_, lp_, cv_);
+      GemvKernel kern = select(rows, warps, m, mb_, lp_);
       if (!kern) throw Error(StatusCode::unsupported, "gemv_stream: rows/warps pair not compiled");
       const int64_t resident =
           resident_ctas(reinterpret_cast<const void*>(kern), warps * 32, 0, ctx.dev.sm_count, "gemv_stream");
@@ -353,7 +342,6 @@ class GemvStream final : public PreparedMethod {
   Status run(const RunArgs& a) const override {
     if (a.m < 1 || a.m > kMaxTokens) return {StatusCode::invalid_argument, "gemv_stream: m must be in 1..8"};
     if (mb_ == 4 && a.m > 1) return {StatusCode::invalid_argument, "gemv_stream: mb4 runs m = 1 only"};
-    if (cv_ == 1 && a.m > 1) return {StatusCode::invalid_argument, "gemv_stream: cv1 runs m = 1 only"};
     if (a.n_out % rows_ != 0) return {StatusCode::invalid_argument, "gemv_stream: n_out % rows != 0"};
     const int vi = a.m <= 1 ? 0 : a.m <= 2 ? 1 : a.m <= 4 ? 2 : 3;
     const int groups = int(a.n_out / rows_);
@@ -362,7 +350,7 @@ class GemvStream final : public PreparedMethod {
       const int rounds = (groups + grid - 1) / grid;
       grid = (groups + rounds - 1) / rounds;
     }
-    GemvKernel kern = select(rows_, warps_, a.m, mb_, lp_, cv_);
+    GemvKernel kern = select(rows_, warps_, a.m, mb_, lp_);
     kern<<<grid, warps_ * 32, 0, a.stream>>>(static_cast<const __nv_bfloat16*>(a.x),
                                              static_cast<const __nv_bfloat16*>(w_),
                                              static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out), int(spec_.k));
@@ -376,7 +364,6 @@ class GemvStream final : public PreparedMethod {
   bool equal_rounds_;
   int mb_;
   int lp_;  // 1: the lean prologue (E90)
-  int cv_;  // 1: P29's ablation (lp1 with lp0's widening), M = 1 only
   int max_blocks_[4] = {0, 0, 0, 0};
 };
 
@@ -415,10 +402,6 @@ std::vector<Config> gemv_configs() {
       Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"lp", 1}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"lp", 1}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}, {"lp", 1}}},
-      // P29 (session 28, an ablation): lp1 with lp0's widening (cv1), M = 1 only: which of lp1's two
-      // changes carries E90's gain.
-      Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"lp", 1}, {"cv", 1}}},
-      Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}, {"lp", 1}, {"cv", 1}}},
   };
 }
 
@@ -428,10 +411,7 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
   if (mb != 0 && mb != 4) return "gemv_stream: mb must be 0 or 4 (blocks per SM the registers allow)";
   const int lp = cfg.get("lp", 0);
   if (lp != 0 && lp != 1) return "gemv_stream: lp must be 0 or 1 (the lean prologue, E90)";
-  const int cv = cfg.get("cv", 0);
-  if (cv != 0 && (cv != 1 || lp != 1)) return "gemv_stream: cv must be 0, or 1 with lp1 (P29's ablation)";
-  if (cv == 1 && m_hi > 1) return "gemv_stream: cv1 is compiled for m = 1 only (P29's ablation)";
-  if (!select(rows, warps, 1, mb, lp, cv)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
+  if (!select(rows, warps, 1, mb, lp)) return "gemv_stream: rows" + std::to_string(rows) + ".warps" + std::to_string(warps) +
                                       " is not a compiled config";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "gemv_stream: needs bf16 weights, activations and output";
@@ -454,7 +434,7 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
 
 std::unique_ptr<PreparedMethod> gemv_prepare(const PrepareContext& ctx, const Config& cfg) {
   return std::make_unique<GemvStream>(ctx, cfg.get("rows", 0), cfg.get("warps", 0), cfg.get("eq", 0) == 1,
-                                      cfg.get("mb", 0), cfg.get("lp", 0), cfg.get("cv", 0));
+                                      cfg.get("mb", 0), cfg.get("lp", 0));
 }
 
 }  // namespace

@@ -501,10 +501,6 @@ TEST(Methods, GemvStreamLeanPrologue) {
             std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("qkv"), "gemv_stream.rows2.warps8.eq1.mb4.lp1", 1, 2, d).find("mb4"),
             std::string::npos);
-  // P29's ablation (lp1 with lp0's widening) exists at M = 1 only.
-  EXPECT_EQ(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows4.warps8.lp1.cv1", 1, 1, d), "");
-  EXPECT_NE(method_applicability(builtin_spec("unpooler"), "gemv_stream.rows4.warps8.lp1.cv1", 1, 2, d).find("m = 1"),
-            std::string::npos);
   for (const char* c : {"gemv_stream.rows4.warps8.lp2", "gemv_stream.rows8.warps4.lp1", "gemv_stream.rows2.warps8.mb4.lp1"})
     EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 1, d).find("not one of the configs"), std::string::npos)
         << c;
