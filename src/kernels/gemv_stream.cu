@@ -86,6 +86,28 @@ struct GemvShape {
   static_assert(MT % kTG == 0, "token groups tile MT");
 };
 
+// The ends of a row group in the lean body: the accumulators zeroed, and the block's sums of
+// (row, token) stored as bf16, then a barrier (`red` is reused by the next row group).
+// gemv_stream_body keeps its own copies inline: with these helpers two of its kernels' .text
+// changed (rows4.warps4 and rows2.warps8 at M = 1), and its kernels stay as measured.
+template <int ROWS, int MT>
+__device__ __forceinline__ void zero_acc(float (&acc)[ROWS][MT]) {
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+    for (int t = 0; t < MT; ++t) acc[r][t] = 0.0f;
+}
+template <int ROWS, int MT, int WARPS>
+__device__ __forceinline__ void store_row_group(const float (&acc)[ROWS][MT], float (&red)[WARPS][ROWS * MT], int tid,
+                                                int m, int n_out, int g, __nv_bfloat16* __restrict__ y) {
+  float s;
+  if (gemv::block_sum<ROWS, MT, WARPS>(acc, red, tid, s)) {
+    const int r = tid / MT, t = tid % MT;
+    if (t < m) y[std::size_t(t) * n_out + std::size_t(g) * ROWS + r] = __float2bfloat16_rn(s);
+  }
+  __syncthreads();  // red is reused by the next row group
+}
+
 // The body of the two entry points below. grid = min(n_out/ROWS, sm_count * resident blocks per
 // SM) (eq1: fewer, every block the same number of row groups); block = WARPS*32.
 // x [m, k] bf16, w [>= n_out, k] bf16 (rows [0, n_out) read), y [m, n_out] bf16.
@@ -181,10 +203,7 @@ __device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __res
 
   for (int g = blockIdx.x; g < groups; g += gridDim.x) {
     float acc[ROWS][MT];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r)
-#pragma unroll
-      for (int t = 0; t < MT; ++t) acc[r][t] = 0.0f;
+    zero_acc(acc);
 
     // Row r of the group starts at wr[r] (this thread's chunk 0); chunk base + u * kThreads of it
     // sits at an immediate offset from there.
@@ -224,56 +243,43 @@ __device__ __forceinline__ void gemv_stream_lean_body(const __nv_bfloat16* __res
       }
     }
 
-    float s;
-    if (gemv::block_sum<ROWS, MT, WARPS>(acc, red, tid, s)) {
-      const int r = tid / MT, t = tid % MT;
-      if (t < m) y[std::size_t(t) * n_out + std::size_t(g) * ROWS + r] = __float2bfloat16_rn(s);
-    }
-    __syncthreads();  // red is reused by the next row group
+    store_row_group(acc, red, tid, m, n_out, g, y);
   }
 }
 
-template <int ROWS, int WARPS, int MT>
+// The entry points over the two bodies: LEAN selects gemv_stream_lean_body (lp1, E90).
+template <int ROWS, int WARPS, int MT, bool LEAN = false>
 __global__ void __launch_bounds__(WARPS * 32) gemv_stream_kernel(const __nv_bfloat16* __restrict__ x,
                                                                  const __nv_bfloat16* __restrict__ w,
                                                                  __nv_bfloat16* __restrict__ y, int m,
                                                                  int n_out, int k) {
-  gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+  if constexpr (LEAN)
+    gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+  else
+    gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 // MINB (E69, config key mb4): the same kernel with its registers capped so that MINB blocks fit
 // an SM (65536 / (MINB * WARPS * 32) registers per thread).
-template <int ROWS, int WARPS, int MT, int MINB>
+template <int ROWS, int WARPS, int MT, int MINB, bool LEAN = false>
 __global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_min_blocks_kernel(
     const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
     int n_out, int k) {
-  gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
-}
-
-// lp1 entry points (E90): the lean body, with and without the register cap.
-template <int ROWS, int WARPS, int MT>
-__global__ void __launch_bounds__(WARPS * 32) gemv_stream_lean_kernel(const __nv_bfloat16* __restrict__ x,
-                                                                      const __nv_bfloat16* __restrict__ w,
-                                                                      __nv_bfloat16* __restrict__ y, int m,
-                                                                      int n_out, int k) {
-  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
-}
-template <int ROWS, int WARPS, int MT, int MINB>
-__global__ void __launch_bounds__(WARPS * 32, MINB) gemv_stream_lean_min_blocks_kernel(
-    const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w, __nv_bfloat16* __restrict__ y, int m,
-    int n_out, int k) {
-  gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+  if constexpr (LEAN)
+    gemv_stream_lean_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
+  else
+    gemv_stream_body<ROWS, WARPS, MT>(x, w, y, m, n_out, k);
 }
 
 using GemvKernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat16*, int, int, int);
 
 // Token capacities instantiated per (ROWS, WARPS): m=1 gets the 1-accumulator kernel, small m
 // the next power of two (fewer idle accumulators than one 8-wide kernel for everything).
-template <int ROWS, int WARPS>
+template <int ROWS, int WARPS, bool LEAN = false>
 GemvKernel pick_kernel(int m) {
-  if (m <= 1) return gemv_stream_kernel<ROWS, WARPS, 1>;
-  if (m <= 2) return gemv_stream_kernel<ROWS, WARPS, 2>;
-  if (m <= 4) return gemv_stream_kernel<ROWS, WARPS, 4>;
-  return gemv_stream_kernel<ROWS, WARPS, 8>;
+  if (m <= 1) return gemv_stream_kernel<ROWS, WARPS, 1, LEAN>;
+  if (m <= 2) return gemv_stream_kernel<ROWS, WARPS, 2, LEAN>;
+  if (m <= 4) return gemv_stream_kernel<ROWS, WARPS, 4, LEAN>;
+  return gemv_stream_kernel<ROWS, WARPS, 8, LEAN>;
 }
 // The register-capped entry point exists for m = 1 only: from m = 2 its cap spills (ptxas), so no
 // config may run it there and no larger token capacity is compiled.
@@ -282,23 +288,15 @@ GemvKernel pick_min_blocks_kernel(int m) {
   return m <= 1 ? gemv_stream_min_blocks_kernel<ROWS, WARPS, 1, MINB> : nullptr;
 }
 
-template <int ROWS, int WARPS>
-GemvKernel pick_lean_kernel(int m) {
-  if (m <= 1) return gemv_stream_lean_kernel<ROWS, WARPS, 1>;
-  if (m <= 2) return gemv_stream_lean_kernel<ROWS, WARPS, 2>;
-  if (m <= 4) return gemv_stream_lean_kernel<ROWS, WARPS, 4>;
-  return gemv_stream_lean_kernel<ROWS, WARPS, 8>;
-}
-
 constexpr int kMaxTokens = 8;
 
 // The lp1 kernels (E90), on the plan's three M = 1 shapes: rows4.warps8 (unpooler slice),
 // rows2.warps8 (pooler) and its mb4 twin (qkv).
 GemvKernel select_lean(int rows, int warps, int m, int mb) {
-  if (mb == 4) return rows == 2 && warps == 8 && m <= 1 ? gemv_stream_lean_min_blocks_kernel<2, 8, 1, 4> : nullptr;
+  if (mb == 4) return rows == 2 && warps == 8 && m <= 1 ? gemv_stream_min_blocks_kernel<2, 8, 1, 4, true> : nullptr;
   if (mb != 0) return nullptr;
-  if (rows == 2 && warps == 8) return pick_lean_kernel<2, 8>(m);
-  if (rows == 4 && warps == 8) return pick_lean_kernel<4, 8>(m);
+  if (rows == 2 && warps == 8) return pick_kernel<2, 8, true>(m);
+  if (rows == 4 && warps == 8) return pick_kernel<4, 8, true>(m);
   return nullptr;
 }
 

@@ -28,19 +28,18 @@ __device__ __forceinline__ uint4 ld_stream(const void* p) {
   return v;
 }
 
-// ld_stream_hint under a guard: 16 zero bytes and no access where `live` is 0. The guard is in
-// the PTX (a predicated load), so the compiler keeps the address arithmetic straight-line instead
-// of rebuilding it inside a branch per load, and ptxas keeps the predicated loads of a batch
-// together ahead of their uses (gemv_stream lp1, E90: the unguarded form had its later loads
-// sunk below the first FMAs).
+// ld_stream_hint under a guard: no access where `live` is 0, and the 16 bytes stay zero. The guard
+// is a predicate in the PTX (the load and the setp that makes its predicate), so the compiler keeps
+// the address arithmetic straight-line instead of rebuilding it inside a branch per load, and ptxas
+// keeps the predicated loads of a batch together ahead of their uses (gemv_stream lp1, E90: the
+// unguarded form had its later loads sunk below the first FMAs).
 __device__ __forceinline__ uint4 ld_stream_hint_guarded(const void* p, uint64_t pol, int live) {
-  uint4 v;
+  uint4 v = make_uint4(0u, 0u, 0u, 0u);
   asm volatile(
-      "{\n\t.reg .pred g;\n\tsetp.ne.s32 g, %5, 0;\n\t"
-      "mov.b32 %0, 0;\n\tmov.b32 %1, 0;\n\tmov.b32 %2, 0;\n\tmov.b32 %3, 0;\n\t"
-      "@g ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %6;\n\t}"
-      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-      : "l"(p), "r"(live), "l"(pol));
+      "{\n\t.reg .pred g;\n\tsetp.ne.s32 g, %4, 0;\n\t"
+      "@g ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%5], %6;\n\t}"
+      : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
+      : "r"(live), "l"(p), "l"(pol));
   return v;
 }
 
