@@ -324,6 +324,9 @@ class GemvStream final : public PreparedMethod {
         equal_rounds_(equal_rounds),
         mb_(min_blocks),
         lp_(lean) {
+    // lp1 reads x unguarded within a batch: its batches must be whole (as applicable() checks).
+    if (lp_ == 1 && (spec_.k / 8) % (int64_t(warps) * 32 * (rows >= 8 ? 1 : 8 / rows)) != 0)
+      throw Error(StatusCode::unsupported, "gemv_stream: lp1 needs K / 8 to be a multiple of its batch");
     // Resident blocks per SM for every token variant (same smem/regs class, but measure each);
     // mb4 has the m = 1 variant only.
     for (int i = 0; i < (mb_ == 4 ? 1 : 4); ++i) {
@@ -396,7 +399,11 @@ std::vector<Config> gemv_configs() {
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}}},
       // E90 (session 28): the lean prologue (lp1) on the plan's three M = 1 shapes (unpooler slice,
       // pooler, qkv): the first weight load 50-90 instructions sooner (header). A block issues
-      // its whole batch up front, so its prologue is on the call's critical path.
+      // its whole batch up front, so its prologue is on the call's critical path. Same binary, 200
+      // pairs, against lp0: unpooler M 1 / 2 +6.4 / +2.5 %, qkv M 1 (eq1.mb4) +3.4 %, pooler M 1
+      // eq1.mb4.lp1 +2.3 % against rows2.warps8 (rows2.warps8.lp1 -1.0 %: its 60 registers give 4
+      // blocks per SM instead of 3, another grid); the plan's at those M since run Z7b. P29: the
+      // gain is the addressing; the one-operation widening adds 0-0.6 %.
       Config{"gemv_stream", {{"rows", 4}, {"warps", 8}, {"lp", 1}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"lp", 1}}},
       Config{"gemv_stream", {{"rows", 2}, {"warps", 8}, {"eq", 1}, {"mb", 4}, {"lp", 1}}},

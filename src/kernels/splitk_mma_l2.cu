@@ -209,7 +209,11 @@ class SplitkMmaL2 final : public PreparedMethod {
   SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk, int lp)
       : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), lp_(lp), max_m_(std::min(ctx.max_m, kMaxTokens)) {
     if (!select(rows, 1, wk, lp).fn)
-      throw Error(StatusCode::unsupported, "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64)");
+      throw Error(StatusCode::unsupported,
+                  "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64), lp1 with rows 64 only");
+    // lp1's kernels take the tile from blockIdx.x and all of K as their slice: a K split would
+    // send CTAs past the last tile.
+    if (lp == 1 && cfg_split != 1) throw Error(StatusCode::unsupported, "splitk_mma_l2: lp1 needs split 1");
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
     int smem_per_sm = 0, reserved = 0;
     cuda_check(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ctx.dev.ordinal),
@@ -333,7 +337,8 @@ std::vector<Config> l2_configs() {
       // E90 (session 28): the plan's three o configs (M 1..8, 9..16, 17..32) with the lean prologue
       // (lp1): no integer division for the block's tile and K slice, W addresses formed once per
       // thread. sm_90a SASS, first cp.async at instruction (lp0 -> lp1): MT 8 201 -> 91, every
-      // rows-64 kernel 155-201 -> 85-93.
+      // rows-64 kernel 155-201 -> 85-93. Same binary, 200 pairs, against lp0: o M 1 / 8 +2.5 /
+      // +2.3 %, M 16 (wk2) +1.9 %, M 32 (stages8) -3.3 %; plan Z7b runs the first two at o M 1..16.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"lp", 1}}},

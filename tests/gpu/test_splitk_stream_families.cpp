@@ -282,6 +282,33 @@ TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
   }
 }
 
+// The lean prologue's kernels (lp1, E90) assume what applicable() checks: splitk_mma_l2's take the
+// tile from blockIdx.x and all of K (split 1), gemv_stream's read x unguarded within whole batches.
+// A family's prepare, called directly with a config applicable() refuses, refuses it too instead of
+// building a method that would write past y or read past x.
+TEST(LeanPrologue, PrepareRefusesWhatItsKernelsCannotRun) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const DeviceInfo dev = DeviceInfo::query(0);
+  const ProjectionSpec& o = builtin_spec("o");
+  DeviceBuffer wo(o.weight_bytes());
+  const KernelFamily* l2 = find_kernel_family("splitk_mma_l2");
+  ASSERT_NE(l2, nullptr);
+  EXPECT_THROW(l2->prepare(PrepareContext{o, wo.get(), 8, dev}, Config::parse("splitk_mma_l2.rows64.split2.lp1")),
+               Error);
+  EXPECT_THROW(l2->prepare(PrepareContext{o, wo.get(), 8, dev}, Config::parse("splitk_mma_l2.rows64.split0.lp1")),
+               Error);
+  EXPECT_NE(l2->prepare(PrepareContext{o, wo.get(), 8, dev}, Config::parse("splitk_mma_l2.rows64.split1.lp1")),
+            nullptr);
+  const ProjectionSpec& up = builtin_spec("unpooler");  // K / 8 = 512: not whole 1024-chunk batches
+  DeviceBuffer wu(up.weight_bytes());
+  const KernelFamily* gemv = find_kernel_family("gemv_stream");
+  ASSERT_NE(gemv, nullptr);
+  EXPECT_THROW(gemv->prepare(PrepareContext{up, wu.get(), 1, dev}, Config::parse("gemv_stream.rows2.warps8.lp1")),
+               Error);
+  EXPECT_NE(gemv->prepare(PrepareContext{up, wu.get(), 1, dev}, Config::parse("gemv_stream.rows4.warps8.lp1")),
+            nullptr);
+}
+
 // wgmma_tma red5 (bf16 atomics into a y zeroed by the zero warp, flags per prepared method,
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
