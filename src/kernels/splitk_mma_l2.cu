@@ -342,6 +342,10 @@ std::vector<Config> l2_configs() {
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"lp", 1}}},
+      // E93b (session 29): o M 17..32 with both of the 16-token tile's levers, two warps per slab
+      // and the lean prologue, on the 8-deep ring (E80b: stages8.wk2 -1.7..-2.7 % against stages8
+      // there; E90: lp1 +1.9 % on wk2 at M 16, -3.3 % on stages8 at M 32).
+      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wk", 2}, {"lp", 1}}},
   };
 }
 
