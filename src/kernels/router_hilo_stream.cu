@@ -33,7 +33,6 @@
 #include "kernels/router_hilo_pack.cuh"
 #include "kernels/splitk_zero_warp.cuh"
 #include "kernels/router_splitk_pdl.cuh"
-#include "kernels/wgmma_tma.cuh"  // mbarriers and the x rows' L2 policy (XL 2 / 3)
 
 namespace projkit {
 namespace {
@@ -75,32 +74,24 @@ __host__ __device__ constexpr int smem_bytes(int m) {
   return nbuf * rows * S::kXRow + rows * S::kRedPerTok;
 }
 
-// XL 2 / 3 (one token group) add the x rows' mbarrier after the partials: 16 more bytes.
-template <int KW, int WN, int QT>
-__host__ __device__ constexpr int smem_bytes_xl(int m, int xl) {
-  return smem_bytes<KW, WN, QT>(m) + (xl >= 2 ? 16 : 0);
-}
-
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = one more warp (warp 8, no
 // loads of its own) zeroes / waits for the zeroed y block and hands off on a named barrier
 // (splitk_zero_warp.cuh; cooperative launch, `flags` = ready[N / BN], count[N / BN]).
-// XL: how a token group of x reaches smem (E93; the W loads follow x in every variant, E91):
+// XL: how a token group of x reaches smem (E93; the W loads follow x in both, E91):
 //   0: one cp.async loop over the compute threads, each copy's token and chunk from its loop index;
 //   1: the same copies, each thread's first source and destination formed once and stepped by
-//      whole token rows (kThreads / chunks-per-row rows per step; every thread the same count);
-//   2: one cp.async.bulk per token row (BK * 2 contiguous bytes) on an mbarrier that thread 0 arms
-//      before a barrier of the compute warps; then lane 0 of warp w issues rows w, w + 8, ... and
-//      the warp its W loads (x ahead of W in every warp, as in 0; one token group only: m <= TT,
-//      the host checks);
-//   3: the same bulk rows, all issued by warp 0's lanes, no barrier before the W loads: warps
-//      1..7 issue their W loads at once, racing warp 0's x rows.
+//      whole token rows (kThreads / chunks-per-row rows per step; every thread the same count).
+//      First W load at SASS instruction 258 -> 142 (kw8.wn2), 260 -> 170 (kw8.wn4). E93 (call 1 of
+//      session 29, 200 pairs): kw8.wn4 +3.5 / +2.0 / +3.5 % at router M 33 / 48 / 64, kw8.wn2
+//      -3.1..+2.4 % at M 4..32 (the plan runs it at M 32). Bulk copies per token row on an
+//      mbarrier (xl2, xl3) measured -8.7..+0.2 % and were removed (code in de9fc12).
 template <int KW, int WN, int QT, int ZW, int XL>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
                               float* __restrict__ y, int m, int n, int k, unsigned* __restrict__ flags) {
   using S = Shape<KW, WN, QT>;
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
-  static_assert(XL >= 0 && XL <= 3, "XL: 0 loop, 1 lean loop, 2 / 3 bulk rows");
+  static_assert(XL == 0 || XL == 1, "XL: 0 loop, 1 lean loop");
   static_assert(kThreads % (S::BK / 8) == 0 && 8 % (kThreads / (S::BK / 8)) == 0,
                 "XL 1: a pass covers whole token rows, and 8-row groups are whole passes");
   extern __shared__ __align__(16) uint8_t smem[];
@@ -157,31 +148,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     }
     ptx::cp_async_commit();
   };
-  // XL 2 / 3: the one token group's rows by bulk copies on `xbar` (m <= TT: ngroups == 1, the host
-  // checks), rows m..round8(m) zeroed by plain stores.
-  const uint32_t xbar = ptx::smem_addr(smem + nbuf * rows * S::kXRow + rows * S::kRedPerTok);
-  if constexpr (XL >= 2) {
-    for (int i = tid; i < (rows - m) * kC; i += kThreads)
-      *reinterpret_cast<uint4*>(smem + (m + i / kC) * S::kXRow + (i % kC) * 16) = make_uint4(0, 0, 0, 0);
-    if (tid == 0) {
-      wgmma_tma::mbar_init(xbar, 1);
-      wgmma_tma::fence_mbar_init();
-      wgmma_tma::mbar_arrive_expect_tx(xbar, uint32_t(m) * S::BK * 2);
-    }
-    const uint64_t pol = wgmma_tma::policy_evict_last();  // the other row blocks re-read these rows
-    if constexpr (XL == 2) {
-      compute_sync();  // xbar armed (and the zero rows written) before any warp issues a row
-      if (lane == 0)   // warp w: rows w, w + 8, ... (<= TT / 8 each), then its W loads
-        for (int t = warp; t < m; t += kWarps)
-          ptx::bulk_load(ptx::smem_addr(smem + t * S::kXRow), x + int64_t(t) * k + k0, S::BK * 2, xbar, pol);
-    } else if (warp == 0) {  // XL 3: warp 0 issues every row while warps 1..7 start their W loads
-      __syncwarp();
-      for (int t = lane; t < m; t += 32)
-        ptx::bulk_load(ptx::smem_addr(smem + t * S::kXRow), x + int64_t(t) * k + k0, S::BK * 2, xbar, pol);
-    }
-  } else {
-    load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
-  }
+  load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
 
   // W fragments of this warp: k16 steps k0/16 + wk*KW + s (s < KW) of 16-row tile n16, all in flight.
   uint4 whi[KW], wlo[KW];
@@ -198,18 +165,13 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
     const int buf = grp & 1;
     // The other buffer was last read by group grp-1, before the barrier that precedes its
     // reduction, so it may be refilled now.
-    if constexpr (XL >= 2) {
-      if constexpr (XL == 3) compute_sync();  // xbar armed and the zero rows written before anyone waits
-      wgmma_tma::mbar_wait(xbar, 0);            // every x row landed
+    if (grp + 1 < ngroups) {
+      load_x(grp + 1, buf ^ 1);
+      ptx::cp_async_wait<1>();
     } else {
-      if (grp + 1 < ngroups) {
-        load_x(grp + 1, buf ^ 1);
-        ptx::cp_async_wait<1>();
-      } else {
-        ptx::cp_async_wait<0>();
-      }
-      compute_sync();  // group grp's x visible to every warp
+      ptx::cp_async_wait<0>();
     }
+    compute_sync();  // group grp's x visible to every warp
     const uint8_t* xs = smem + buf * rows * S::kXRow;
     const int t0 = grp * S::TT;
     const int mt = min(S::TT, m - t0);
@@ -289,15 +251,10 @@ struct Variant {
   int xl = 0;  // the x loader (kernel template XL, E93)
 };
 
-template <int KW, int WN, int QT, int XL>
-int smem_of(int m) {
-  return smem_bytes_xl<KW, WN, QT>(m, XL);
-}
-
 template <int KW, int WN, int QT, int ZW, int XL = 0>
 Variant make_variant() {
   using S = Shape<KW, WN, QT>;
-  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, XL>, smem_of<KW, WN, QT, XL>, S::BK, S::BN, S::TT, XL};
+  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, XL>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT, XL};
 }
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
@@ -305,12 +262,9 @@ Variant make_variant() {
 // zw0 kw4.wn2 (32 x 256, two blocks per SM); kw4.wn2 is back with the zero warp (E27), and
 // kw8.wn2 with it for E73.
 Variant pick_variant(int kw, int wn, int zw, int xl = 0) {
-  if (xl != 0) {  // E93: the x loaders, on the plan's two tiles only
-    if (zw != 1 || (kw != 8) || (wn != 2 && wn != 4)) return {};
-    if (wn == 2) return xl == 1 ? make_variant<8, 2, 4, 1, 1>() : xl == 2 ? make_variant<8, 2, 4, 1, 2>()
-                      : xl == 3 ? make_variant<8, 2, 4, 1, 3>() : Variant{};
-    return xl == 1 ? make_variant<8, 4, 8, 1, 1>() : xl == 2 ? make_variant<8, 4, 8, 1, 2>()
-         : xl == 3 ? make_variant<8, 4, 8, 1, 3>() : Variant{};
+  if (xl != 0) {  // E93: the lean x loader, on the plan's two tiles only
+    if (xl != 1 || zw != 1 || kw != 8 || (wn != 2 && wn != 4)) return {};
+    return wn == 2 ? make_variant<8, 2, 4, 1, 1>() : make_variant<8, 4, 8, 1, 1>();
   }
   if (zw == 0) {
     if (kw == 8 && wn == 1) return make_variant<8, 1, 4, 0>();  // 16 x 1024, 8 splits, x groups of 32
@@ -332,11 +286,6 @@ class RouterHiloStream final : public PreparedMethod {
   RouterHiloStream(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec), v_(pick_variant(cfg)), max_m_(ctx.max_m) {
     if (!v_.fn) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
-    // xl2 / xl3 load one token group: a larger max_m would let run() start a second group, which
-    // those kernels do not load.
-    if (v_.xl >= 2 && max_m_ > v_.tt)
-      throw Error(StatusCode::unsupported, "router_hilo_stream: xl2 / xl3 need max_m <= " + std::to_string(v_.tt) +
-                                               " (one token group)");
     cuda_check(cudaFuncSetAttribute(v_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
                "router_hilo_stream: cudaFuncSetAttribute(smem)");
     if (v_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -406,17 +355,12 @@ std::vector<Config> stream_configs() {
       // +1.2 / +1.2..+3.4 / +4.0 / +3.7 / +3.9 % (4.90 vs 5.02 us at M 8); the plan's at M 4..32
       // since run X.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}}},
-      // E93 (session 29): the plan's two tiles (kw8.wn2 at M 4..32, kw8.wn4 at 33..64) with the
-      // other x loaders (kernel template XL): xl1 a lean cp.async loop (pointers formed once; the
-      // default loop's copies start at SASS instruction 74 and its first W load sits at 259),
-      // xl2 / xl3 one bulk copy per token row on an mbarrier (m <= 32 / 64), with / without a
-      // barrier between the x rows' issue and the first W load.
+      // E93 (session 29): the plan's two tiles with the lean x loader (kernel template XL = 1: each
+      // thread's first x source and destination formed once, stepped by whole token rows). Same
+      // binary, 200 pairs: kw8.wn4 +3.5 / +2.0 / +3.5 % at M 33 / 48 / 64; kw8.wn2 +1.6 / -1.3 / +0.0
+      // / -3.1 / +2.4 % at M 4 / 8 / 16 / 24 / 32. Plan Z8 runs them at M 32 and 33..64.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 1}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 2}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 3}}},
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}, {"xl", 1}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}, {"xl", 2}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}, {"xl", 3}}},
   };
 }
 
@@ -424,9 +368,7 @@ std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int
   const Variant v = pick_variant(cfg);
   if (!v.fn)
     return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 or kw8.wn2 with zw1; "
-           "xl 1..3 with kw8.wn2.zw1 or kw8.wn4.zw1)";
-  if (v.xl >= 2 && m_hi > v.tt)
-    return "router_hilo_stream: xl2 / xl3 load one token group: m <= " + std::to_string(v.tt);
+           "xl1 with kw8.wn2.zw1 or kw8.wn4.zw1)";
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
   if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";

@@ -340,12 +340,11 @@ std::vector<Config> l2_configs() {
       // rows-64 kernel 155-201 -> 85-93. Same binary, 200 pairs, against lp0: o M 1 / 8 +2.5 /
       // +2.3 %, M 16 (wk2) +1.9 %, M 32 (stages8) -3.3 %; plan Z7b runs the first two at o M 1..16.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"lp", 1}}},
+      // Plan Z8b also runs wk2.lp1 at o M 17..32 (E93c, session 29, 300 pairs against stages8:
+      // +2.1 / +2.5 / +2.9 / +2.4 / +4.1 / +1.2 % at M 17 / 20 / 24 / 28 / 31 / 32). Its 8-deep twin
+      // stages8.wk2.lp1 lost there (E93b: -0.7..-1.5 %) and is not listed.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"lp", 1}}},
-      // E93b (session 29): o M 17..32 with both of the 16-token tile's levers, two warps per slab
-      // and the lean prologue, on the 8-deep ring (E80b: stages8.wk2 -1.7..-2.7 % against stages8
-      // there; E90: lp1 +1.9 % on wk2 at M 16, -3.3 % on stages8 at M 32).
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"wk", 2}, {"lp", 1}}},
   };
 }
 

@@ -269,25 +269,6 @@ TEST(RouterLayouts, StreamTilesShareOnePackedCopy) {
   }
 }
 
-// The bulk x loaders (E93: xl2 / xl3) load one token group; a direct prepare for a larger max_m is
-// refused (a second group would go unloaded), as applicable() refuses such a range.
-TEST(RouterStreamXLoaders, PrepareRefusesMoreThanOneTokenGroup) {
-  DeviceInfo dev;
-  PROJKIT_REQUIRE_SM90(&dev);
-  const ProjectionSpec& r = builtin_spec("router");
-  DeviceBuffer w(r.weight_bytes());
-  const KernelFamily* fam = find_kernel_family("router_hilo_stream");
-  ASSERT_NE(fam, nullptr);
-  for (const char* c : {"router_hilo_stream.kw8.wn2.zw1.xl2", "router_hilo_stream.kw8.wn2.zw1.xl3"}) {
-    EXPECT_THROW(fam->prepare(PrepareContext{r, w.get(), 33, dev}, Config::parse(c)), Error) << c;
-    EXPECT_NE(fam->prepare(PrepareContext{r, w.get(), 32, dev}, Config::parse(c)), nullptr) << c;
-  }
-  EXPECT_THROW(fam->prepare(PrepareContext{r, w.get(), 65, dev}, Config::parse("router_hilo_stream.kw8.wn4.zw1.xl3")),
-               Error);
-  EXPECT_NE(fam->prepare(PrepareContext{r, w.get(), 256, dev}, Config::parse("router_hilo_stream.kw8.wn2.zw1.xl1")),
-            nullptr);
-}
-
 INSTANTIATE_TEST_SUITE_P(Router, RouterFamily, ::testing::Values("router_hilo_stream", "router_hilo_wgmma", "router_hilo_ring",
                                            "router_gemv_f32"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
