@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
   using S = Shape<KW, WN, QT>;
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
   static_assert(XL == 0 || XL == 1, "XL: 0 loop, 1 lean loop");
-  static_assert(kThreads % (S::BK / 8) == 0 && 8 % (kThreads / (S::BK / 8)) == 0,
+  static_assert(XL == 0 || (kThreads % (S::BK / 8) == 0 && 8 % (kThreads / (S::BK / 8)) == 0),
                 "XL 1: a pass covers whole token rows, and 8-row groups are whole passes");
   extern __shared__ __align__(16) uint8_t smem[];
   const int rows = smem_rows<KW, WN, QT>(m);
@@ -248,13 +248,12 @@ struct Variant {
   KernelFn fn = nullptr;
   SmemFn smem = nullptr;  // dynamic smem bytes for a given M
   int bk = 0, bn = 0, tt = 0;
-  int xl = 0;  // the x loader (kernel template XL, E93)
 };
 
 template <int KW, int WN, int QT, int ZW, int XL = 0>
 Variant make_variant() {
   using S = Shape<KW, WN, QT>;
-  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, XL>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT, XL};
+  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, XL>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
 }
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
