@@ -39,7 +39,6 @@
 #include "kernels/kperm_fragments.cuh"  // the K permutation: kperm::mma_chunk, kperm::kChunkK
 #include "kernels/ptx.cuh"
 #include "kernels/splitk_zero_warp.cuh"
-#include "kernels/wgmma_tma.cuh"  // mbarriers and the x rows' L2 policy (xs1, E94b)
 
 namespace projkit {
 namespace {
@@ -74,24 +73,15 @@ struct Shape {
   static_assert(kRedFloats * 4 <= 48 * 1024, "partials must fit static smem");
 };
 
-// XS 1 (E94b): the CTA's x slice [8 tokens][its K range] is staged in dynamic smem first (one bulk
-// copy per live token row on an mbarrier, rows >= m zeroed, each row padded by 16 B so the lanes'
-// 16-byte reads of one chunk fall in distinct bank groups), then the W loads are issued, and every
-// chunk reads its x from smem instead of one L1-cached global load per lane and chunk (TOK 8 only).
-__host__ __device__ constexpr int xs_row_bytes(int kc) { return 2 * kc + 16; }
-__host__ __device__ constexpr int xs_smem_bytes(int kc) { return 8 * xs_row_bytes(kc); }
-
 // grid = (split, n_out / kRows): blockIdx.x = K split, blockIdx.y = row block (the zero warp's
 // output block). x [m, k], w [>= n_out, k], y [m, n_out] bf16 row-major; flags = ready[row
 // blocks], count[row blocks], zero on entry and on exit.
-template <int TOK, int WR, int WK, int U, int XS = 0>
+template <int TOK, int WR, int WK, int U>
 __global__ void __launch_bounds__(Shape<TOK, WR, WK, U>::kThreads, kCtasPerSm)
     kperm_splitk_zw_kernel(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                            __nv_bfloat16* __restrict__ y, int m, int n_out, int k, unsigned* __restrict__ flags) {
   using S = Shape<TOK, WR, WK, U>;
-  static_assert(XS == 0 || (XS == 1 && TOK == 8), "XS: x staged in smem for one n8 token group (m <= 8)");
   __shared__ __align__(16) float red[S::kRedFloats];
-  extern __shared__ __align__(16) uint8_t xsm[];  // XS: x [8][xs_row_bytes(kc)]
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int row0 = int(blockIdx.y) * S::kRows;  // first W row / output column of the block
@@ -109,25 +99,6 @@ __global__ void __launch_bounds__(Shape<TOK, WR, WK, U>::kThreads, kCtasPerSm)
   const std::size_t kofs = std::size_t(blockIdx.x) * kc + std::size_t(wk) * kw + 8 * t;
   const uint64_t pol = ptx::l2_evict_first_policy();
   const __nv_bfloat16* wp = w + std::size_t(row0 + 8 * wr + g) * k + kofs;
-  // XS (E94b): x's 8 token rows of the CTA's K range into smem, ahead of every W load, by one bulk
-  // copy per live row on an mbarrier (E94's cp.async wait let ptxas sink the W loads below it).
-  __shared__ __align__(8) uint64_t xbar_word;
-  const uint32_t xbar = ptx::smem_addr(&xbar_word);
-  if constexpr (XS == 1) {
-    static_assert(S::kComputeWarps == 8, "XS: compute warp w copies token row w");
-    if (warp >= m)  // rows >= m: zeros, written before the barrier below
-      for (int c = lane; c < kc / 8; c += 32)
-        *reinterpret_cast<uint4*>(xsm + warp * xs_row_bytes(kc) + 16 * c) = make_uint4(0u, 0u, 0u, 0u);
-    if (threadIdx.x == 0) {
-      wgmma_tma::mbar_init(xbar, 1);
-      wgmma_tma::fence_mbar_init();
-      wgmma_tma::mbar_arrive_expect_tx(xbar, uint32_t(min(m, 8)) * uint32_t(kc) * 2u);
-    }
-    ptx::bar_sync_named(kComputeBarrier, S::kComputeThreads);  // xbar armed, zero rows written
-    if (lane == 0 && warp < m)
-      ptx::bulk_load(ptx::smem_addr(xsm + warp * xs_row_bytes(kc)), x + std::size_t(warp) * k + std::size_t(blockIdx.x) * kc,
-                     uint32_t(kc) * 2u, xbar, wgmma_tma::policy_evict_last());
-  }
   const __nv_bfloat16* xp[S::kXLoads];
   bool xv[S::kXLoads];
 #pragma unroll
@@ -140,24 +111,18 @@ __global__ void __launch_bounds__(Shape<TOK, WR, WK, U>::kThreads, kCtasPerSm)
   auto load = [&](int c, int slot) {
     const std::size_t off = std::size_t(c) * kChunkK;
     wb[slot] = ptx::ld_stream_hint(wp + off, pol);
-    if constexpr (XS == 0) {
 #pragma unroll
-      for (int q = 0; q < S::kXLoads; ++q)
-        xb[slot][q] = xv[q] ? __ldg(reinterpret_cast<const uint4*>(xp[q] + off)) : make_uint4(0u, 0u, 0u, 0u);
-    }
+    for (int q = 0; q < S::kXLoads; ++q)
+      xb[slot][q] = xv[q] ? __ldg(reinterpret_cast<const uint4*>(xp[q] + off)) : make_uint4(0u, 0u, 0u, 0u);
   };
 #pragma unroll
   for (int u = 0; u < D; ++u) load(u, u);
-  // XS: this lane's x of chunk c at xs_lane + 64 c (token g, elements wk * kw + 32 c + 8 t ..)
-  const uint8_t* xs_lane = xsm + g * xs_row_bytes(kc) + 2 * (wk * kw + 8 * t);
-  if constexpr (XS == 1) wgmma_tma::mbar_wait(xbar, 0);  // every x row in smem
 
   float acc[4] = {0.f, 0.f, 0.f, 0.f};  // {token g, g + 8} x {W rows row0 + 8wr + 2t, + 1}
   for (int c0 = 0; c0 < nch; c0 += D) {
 #pragma unroll
     for (int u = 0; u < D; ++u) {
-      const uint4 lo = XS == 1 ? *reinterpret_cast<const uint4*>(xs_lane + 2 * kChunkK * (c0 + u))
-                               : xb[u][0];  // token g
+      const uint4 lo = xb[u][0];                                                     // token g
       const uint4 hi = S::kXLoads > 1 ? xb[u][S::kXLoads - 1] : make_uint4(0u, 0u, 0u, 0u);  // g + 8
       kperm::mma_chunk(acc, lo, hi, wb[u]);
       if (c0 + D + u < nch) load(c0 + D + u, u);
@@ -200,7 +165,6 @@ using Kernel = void (*)(const __nv_bfloat16*, const __nv_bfloat16*, __nv_bfloat1
 // The compiled shapes (configs() lists exactly these); TOK is picked per call from m.
 struct ShapeId {
   int wr, wk, u;
-  int xs = 0;  // E94: x staged in smem (the kernel's XS; m <= 8)
 };
 // Measured at the slice against kperm_stream_mma.rt1.wr1.wk8.u8 (ledger E72, same binary, 200
 // pairs, paired ratio at M 8 / 3): the more row warps share x, the faster.
@@ -215,11 +179,6 @@ constexpr ShapeId kShapes[] = {
     {8, 1, 8},  // 64 rows x 1 K warp (no smem sum): slice 16 x split 8 = 128 CTAs, two rounds; o
                 // (K = 1024) 128 x split 2. Slice +11.0 / +4.6 %, level with wr4.wk2.u8 (E74: -0.7..
                 // +1.0 % at M 3..8); o M 1 / 8 / 16 -19 % against splitk_mma_l2
-    {4, 2, 8, 1},  // E94b (session 29): the plan's slice shape with x staged in smem (xs1), as
-                   // router_hilo_stream stages its x (the same 8 MB stream at M 8 in 4.7-4.9 us,
-                   // the slice 5.1-5.4): one bulk copy per token row on an mbarrier instead of an
-                   // L1 load per lane and chunk beside each W load. m <= 8. (E94, the same with a
-                   // cp.async wait, lost 27-31 %: ptxas sank the W loads below the wait.)
 };
 
 int shape_rows(const ShapeId& s) { return 8 * s.wr; }
@@ -242,10 +201,6 @@ Kernel pick_tok(int m) {
 }
 
 Kernel select(const ShapeId& s, int m) {
-  if (s.xs != 0) {  // E94: TOK 8 only
-    if (s.xs == 1 && s.wr == 4 && s.wk == 2 && s.u == 8 && m <= 8) return kperm_splitk_zw_kernel<8, 4, 2, 8, 1>;
-    return nullptr;
-  }
   if (s.wr == 4 && s.wk == 2 && s.u == 8) return pick_tok<4, 2, 8>(m);
   if (s.wr == 2 && s.wk == 4 && s.u == 8) return pick_tok<2, 4, 8>(m);
   if (s.wr == 1 && s.wk == 8 && s.u == 8) return pick_tok<1, 8, 8>(m);
@@ -262,16 +217,9 @@ class KpermSplitkZw final : public PreparedMethod {
     for (int m : {1, 9}) {  // the two token capacities, where max_m reaches them
       if (m > max_m_) break;
       Kernel kern = select(s, m);
-      if (!kern)
-        throw Error(StatusCode::unsupported, s.xs ? "kperm_splitk_zw: xs1 is compiled for wr4.wk2.u8 and m <= 8"
-                                                  : "kperm_splitk_zw: shape not compiled");
-      // xs1: x's smem is largest at the smallest split (2): K / 2 columns.
-      const std::size_t smem = s.xs ? std::size_t(xs_smem_bytes(int(ctx.spec.k / 2))) : 0;
-      if (smem > 0)
-        cuda_check(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
-                   "kperm_splitk_zw: cudaFuncSetAttribute(smem)");
+      if (!kern) throw Error(StatusCode::unsupported, "kperm_splitk_zw: shape not compiled");
       // splits_for sizes every grid to at most kCtasPerSm CTAs per SM: all of them must be resident.
-      const std::string err = zero_warp::grid_fits_one_wave(kern, shape_threads(s), smem,
+      const std::string err = zero_warp::grid_fits_one_wave(kern, shape_threads(s), 0,
                                                             int64_t(kCtasPerSm) * sm_count_, sm_count_);
       if (!err.empty()) throw Error(StatusCode::unsupported, "kperm_splitk_zw: " + err);
     }
@@ -288,8 +236,7 @@ class KpermSplitkZw final : public PreparedMethod {
     const int split = splits_for(a.n_out, spec_.k, s_, sm_count_);
     if (split < 2) return {StatusCode::invalid_argument, "kperm_splitk_zw: no K split of 2, 4 or 8 fits this n_out"};
     const dim3 grid(unsigned(split), unsigned(a.n_out / rows), 1);
-    const std::size_t smem = s_.xs ? std::size_t(xs_smem_bytes(int(spec_.k / split))) : 0;
-    return zero_warp::launch_cooperative("kperm_splitk_zw_kernel launch", grid, dim3(shape_threads(s_)), smem,
+    return zero_warp::launch_cooperative("kperm_splitk_zw_kernel launch", grid, dim3(shape_threads(s_)), 0,
                                          a.stream, select(s_, a.m), static_cast<const __nv_bfloat16*>(a.x),
                                          static_cast<const __nv_bfloat16*>(w_), static_cast<__nv_bfloat16*>(a.y), a.m,
                                          int(a.n_out), int(spec_.k), flags_.as<unsigned>());
@@ -306,18 +253,14 @@ class KpermSplitkZw final : public PreparedMethod {
 
 std::vector<Config> zw_configs() {
   std::vector<Config> out;
-  for (const ShapeId& s : kShapes) {
-    Config c{"kperm_splitk_zw", {{"wr", s.wr}, {"wk", s.wk}, {"u", s.u}}};
-    if (s.xs) c.params.push_back({"xs", s.xs});
-    out.push_back(c);
-  }
+  for (const ShapeId& s : kShapes)
+    out.push_back(Config{"kperm_splitk_zw", {{"wr", s.wr}, {"wk", s.wk}, {"u", s.u}}});
   return out;
 }
 
 std::string zw_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
-  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0), cfg.get("xs", 0)};
+  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0)};
   if (!select(s, 1)) return "kperm_splitk_zw: " + cfg.name() + " is not a compiled shape";
-  if (s.xs && m_hi > 8) return "kperm_splitk_zw: xs1 stages one n8 token group: m <= 8";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "kperm_splitk_zw: needs bf16 weights, activations and output";
   if (dev.cc_major != 9) return "kperm_splitk_zw: needs sm_90 (red.global.add.v4.bf16x2)";
@@ -335,7 +278,7 @@ std::string zw_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
 }
 
 std::unique_ptr<PreparedMethod> zw_prepare(const PrepareContext& ctx, const Config& cfg) {
-  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0), cfg.get("xs", 0)};
+  const ShapeId s{cfg.get("wr", 0), cfg.get("wk", 0), cfg.get("u", 0)};
   if (!select(s, 1)) throw Error(StatusCode::unsupported, "kperm_splitk_zw: shape not compiled");
   return std::make_unique<KpermSplitkZw>(ctx, s);
 }

@@ -437,7 +437,7 @@ TEST(Methods, KpermSplitkZwLimits) {
       ++listed;
       EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 8, d), "") << c;
     }
-  EXPECT_EQ(listed, 6);  // the five shapes and E94b's xs1 on wr4.wk2.u8
+  EXPECT_EQ(listed, 5);
   EXPECT_EQ(method_applicability(builtin_spec("o"), "kperm_splitk_zw.wr8.wk1.u8", 1, 16, d), "");
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), wide, 1, 9, d).find("no K split"), std::string::npos);
   EXPECT_EQ(method_applicability(builtin_spec("qkv"), wide, 1, 16, d), "");
@@ -529,18 +529,6 @@ TEST(Methods, RouterStreamXLoaders) {
                         "router_hilo_stream.kw8.wn1.zw1.xl1"})
     EXPECT_NE(method_applicability(r, c, 1, 8, d), "") << c;
   EXPECT_NE(method_applicability(builtin_spec("qkv"), "router_hilo_stream.kw8.wn2.zw1.xl1", 1, 8, d), "");
-}
-
-// kperm_splitk_zw's staged x (E94b, config key xs): listed on the plan's slice shape wr4.wk2.u8 only,
-// for one n8 token group (m <= 8), refused past it by name; other shapes have no xs kernel.
-TEST(Methods, KpermSplitkZwStagedX) {
-  const DeviceInfo d = fake_h200();
-  const std::string xs = "kperm_splitk_zw.wr4.wk2.u8.xs1";
-  for (const char* f : {"unpooler", "qkv", "pooler"}) EXPECT_EQ(method_applicability(builtin_spec(f), xs, 1, 8, d), "") << f;
-  EXPECT_NE(method_applicability(builtin_spec("unpooler"), xs, 1, 9, d).find("m <= 8"), std::string::npos);
-  EXPECT_NE(method_applicability(builtin_spec("qkv"), xs, 9, 16, d).find("m <= 8"), std::string::npos);
-  for (const char* c : {"kperm_splitk_zw.wr2.wk4.u8.xs1", "kperm_splitk_zw.wr4.wk2.u8.xs2"})
-    EXPECT_NE(method_applicability(builtin_spec("unpooler"), c, 1, 8, d), "") << c;
 }
 
 // router_hilo_ring's early1 (E48: the first ring fill issued by thread 0 right after the mbarrier

@@ -309,20 +309,6 @@ TEST(LeanPrologue, PrepareRefusesWhatItsKernelsCannotRun) {
             nullptr);
 }
 
-// kperm_splitk_zw xs1 (E94) stages one n8 token group of x: a direct prepare for max_m 9 is refused
-// (the m > 8 kernel has no staged x), as applicable() refuses such a range.
-TEST(KpermStagedX, PrepareRefusesMoreThanEightTokens) {
-  PROJKIT_REQUIRE_SM90(nullptr);
-  const DeviceInfo dev = DeviceInfo::query(0);
-  const ProjectionSpec& up = builtin_spec("unpooler");
-  DeviceBuffer w(up.weight_bytes());
-  const KernelFamily* fam = find_kernel_family("kperm_splitk_zw");
-  ASSERT_NE(fam, nullptr);
-  const Config xs = Config::parse("kperm_splitk_zw.wr4.wk2.u8.xs1");
-  EXPECT_THROW(fam->prepare(PrepareContext{up, w.get(), 9, dev}, xs), Error);
-  EXPECT_NE(fam->prepare(PrepareContext{up, w.get(), 8, dev}, xs), nullptr);
-}
-
 // wgmma_tma red5 (bf16 atomics into a y zeroed by the zero warp, flags per prepared method,
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
