@@ -82,8 +82,8 @@ __host__ __device__ constexpr int smem_bytes(int m) {
 //   1: the same copies, each thread's first source and destination formed once and stepped by
 //      whole token rows (kThreads / chunks-per-row rows per step; every thread the same count).
 //      First W load at SASS instruction 258 -> 142 (kw8.wn2), 260 -> 170 (kw8.wn4). E93 (call 1 of
-//      session 29, 200 pairs): kw8.wn4 +3.5 / +2.0 / +3.5 % at router M 33 / 48 / 64, kw8.wn2
-//      -3.1..+2.4 % at M 4..32 (the plan runs it at M 32). Bulk copies per token row on an
+//      session 29, 200 pairs, paired ratio): kw8.wn4 +3.5 / +2.3 / +3.5 % at router M 33 / 48 / 64,
+//      kw8.wn2 -2.9..+2.4 % at M 4..32 (the plan runs it at M 32). Bulk copies per token row on an
 //      mbarrier (xl2, xl3) measured -8.7..+0.2 % and were removed (code in de9fc12).
 template <int KW, int WN, int QT, int ZW, int XL>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
@@ -356,8 +356,8 @@ std::vector<Config> stream_configs() {
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}}},
       // E93 (session 29): the plan's two tiles with the lean x loader (kernel template XL = 1: each
       // thread's first x source and destination formed once, stepped by whole token rows). Same
-      // binary, 200 pairs: kw8.wn4 +3.5 / +2.0 / +3.5 % at M 33 / 48 / 64; kw8.wn2 +1.6 / -1.3 / +0.0
-      // / -3.1 / +2.4 % at M 4 / 8 / 16 / 24 / 32. Plan Z8 runs them at M 32 and 33..64.
+      // binary, 200 pairs, paired ratio: kw8.wn4 +3.5 / +2.3 / +3.5 % at M 33 / 48 / 64; kw8.wn2 +1.6
+      // / -0.9 / +0.1 / -2.9 / +2.4 % at M 4 / 8 / 16 / 24 / 32. Plan Z8 runs them at M 32 and 33..64.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 1}}},
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}, {"xl", 1}}},
   };
