@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "core/method.hpp"
 #include "kernels/gemv_reduce.cuh"
@@ -68,6 +69,9 @@ __device__ __forceinline__ float dot8_bits(float acc, const uint4& w, const uint
   return acc;
 }
 
+// Chunk iterations per row and batch (GemvShape::kUnroll), also read by the host's lp1 checks.
+__host__ __device__ constexpr int gemv_unroll(int rows) { return rows >= 8 ? 1 : 8 / rows; }
+
 // ROWS:  W rows (outputs) a block computes at a time; the unit of the grid-stride loop.
 // WARPS: warps per block; they split K (WARPS*32 threads stride over the K/8 chunks).
 // MT:    token capacity (compile-time accumulator count); rows t >= m are never read or stored.
@@ -76,7 +80,7 @@ struct GemvShape {
   static constexpr int kThreads = WARPS * 32;
   // Chunk iterations issued back to back per row, so each thread has ROWS*kUnroll 16-byte
   // weight loads in flight (8 = enough bytes in flight per SM to cover HBM latency).
-  static constexpr int kUnroll = ROWS >= 8 ? 1 : 8 / ROWS;
+  static constexpr int kUnroll = gemv_unroll(ROWS);
   // Tokens whose x loads are issued together: kUnroll x kTG 16-byte loads (<= 64 registers).
   static constexpr int kTGMax = 16 / kUnroll;
   static constexpr int kTG = MT < kTGMax ? MT : kTGMax;
@@ -290,6 +294,15 @@ GemvKernel pick_min_blocks_kernel(int m) {
 
 constexpr int kMaxTokens = 8;
 
+// lp1 (E90) reads x unguarded within a batch, so its batches (warps * 32 threads x gemv_unroll
+// chunks) must divide K / 8: "" or the violated constraint (applicable() and prepare both ask).
+std::string lean_batch_error(const ProjectionSpec& spec, int rows, int warps) {
+  const int64_t batch = int64_t(warps) * 32 * gemv_unroll(rows);
+  if ((spec.k / 8) % batch == 0) return "";
+  return "gemv_stream: lp1 needs K / 8 to be a multiple of " + std::to_string(batch) +
+         " (whole batches: no bounds predicate per load)";
+}
+
 // The lp1 kernels (E90), on the plan's three M = 1 shapes: rows4.warps8 (unpooler slice),
 // rows2.warps8 (pooler) and its mb4 twin (qkv).
 GemvKernel select_lean(int rows, int warps, int m, int mb) {
@@ -324,9 +337,10 @@ class GemvStream final : public PreparedMethod {
         equal_rounds_(equal_rounds),
         mb_(min_blocks),
         lp_(lean) {
-    // lp1 reads x unguarded within a batch: its batches must be whole (as applicable() checks).
-    if (lp_ == 1 && (spec_.k / 8) % (int64_t(warps) * 32 * (rows >= 8 ? 1 : 8 / rows)) != 0)
-      throw Error(StatusCode::unsupported, "gemv_stream: lp1 needs K / 8 to be a multiple of its batch");
+    if (lp_ == 1) {  // as applicable() checks: lp1's batches must be whole
+      const std::string err = lean_batch_error(spec_, rows, warps);
+      if (!err.empty()) throw Error(StatusCode::unsupported, err);
+    }
     // Resident blocks per SM for every token variant (same smem/regs class, but measure each);
     // mb4 has the m = 1 variant only.
     for (int i = 0; i < (mb_ == 4 ? 1 : 4); ++i) {
@@ -425,11 +439,9 @@ std::string gemv_applicable(const ProjectionSpec& spec, const Config& cfg, int m
   if (mb == 4 && m_hi > 1) return "gemv_stream: mb4 is for m = 1 (its 64-register cap spills from m = 2)";
   if (spec.k % 8 != 0) return "gemv_stream: K % 8 != 0 (16-byte weight chunks)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 30)) return "gemv_stream: N, K must fit in int";
-  if (lp == 1) {  // whole batches: warps * 32 threads x kUnroll chunks (GemvShape) divide K / 8
-    const int64_t batch = int64_t(warps) * 32 * (rows >= 8 ? 1 : 8 / rows);
-    if ((spec.k / 8) % batch != 0)
-      return "gemv_stream: lp1 needs K / 8 to be a multiple of " + std::to_string(batch) +
-             " (whole batches: no bounds predicate per load)";
+  if (lp == 1) {
+    const std::string err = lean_batch_error(spec, rows, warps);
+    if (!err.empty()) return err;
   }
   for (int m = m_lo; m <= m_hi; ++m)
     if (spec.out_cols(m) % rows != 0)

@@ -204,6 +204,12 @@ int pick_stages(const KernelInfo& ki, int want, int64_t grid, int sm_count, std:
   return s;
 }
 
+// lp1's kernels take the tile from blockIdx.x and all of K as their slice: a K split would send
+// CTAs past the last tile. "" or the violated constraint (applicable() and prepare both ask).
+std::string lean_split_error(int lp, int cfg_split) {
+  return lp == 1 && cfg_split != 1 ? "splitk_mma_l2: lp1 needs split 1 (its K slice is all of K)" : "";
+}
+
 class SplitkMmaL2 final : public PreparedMethod {
  public:
   SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk, int lp)
@@ -211,9 +217,8 @@ class SplitkMmaL2 final : public PreparedMethod {
     if (!select(rows, 1, wk, lp).fn)
       throw Error(StatusCode::unsupported,
                   "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64), lp1 with rows 64 only");
-    // lp1's kernels take the tile from blockIdx.x and all of K as their slice: a K split would
-    // send CTAs past the last tile.
-    if (lp == 1 && cfg_split != 1) throw Error(StatusCode::unsupported, "splitk_mma_l2: lp1 needs split 1");
+    if (const std::string err = lean_split_error(lp, cfg_split); !err.empty())
+      throw Error(StatusCode::unsupported, err);
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
     int smem_per_sm = 0, reserved = 0;
     cuda_check(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ctx.dev.ordinal),
@@ -356,7 +361,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
   const int lp = cfg.get("lp", 0);
   if (lp != 0 && lp != 1) return "splitk_mma_l2: lp must be 0 or 1 (the lean prologue, E90)";
   if (!select(rows, 1, wk, lp).fn) return "splitk_mma_l2: lp1 is compiled for rows 64 only";
-  if (lp == 1 && cfg_split != 1) return "splitk_mma_l2: lp1 needs split 1 (its K slice is all of K)";
+  if (const std::string err = lean_split_error(lp, cfg_split); !err.empty()) return err;
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
