@@ -18,6 +18,7 @@ extern const KernelFamily kRouterHiloRing;    // src/kernels/router_hilo_ring.cu
 extern const KernelFamily kRouterGemvF32;     // src/kernels/router_gemv_f32.cu
 extern const KernelFamily kKpermStreamMma;    // src/kernels/kperm_stream_mma.cu
 extern const KernelFamily kKpermSplitkZw;     // src/kernels/kperm_splitk_zw.cu
+extern const KernelFamily kFragmentStreamZw;  // src/kernels/fragment_stream_zw.cu
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> all = {
@@ -35,6 +36,7 @@ const std::vector<const KernelFamily*>& kernel_families() {
       &kRouterGemvF32,
       &kKpermStreamMma,
       &kKpermSplitkZw,
+      &kFragmentStreamZw,
   };
   return all;
 }

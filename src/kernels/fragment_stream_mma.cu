@@ -27,6 +27,7 @@
 #include <string>
 
 #include "core/method.hpp"
+#include "kernels/fragment_pack.cuh"  // pack_a_fragments_kernel: W in A-fragment order
 #include "kernels/ptx.cuh"
 
 namespace cg = cooperative_groups;
@@ -56,23 +57,6 @@ constexpr std::size_t smem_bytes(int mt, int64_t k_cta, int tiles, int wk) {
   const std::size_t xb = std::size_t(mt) * std::size_t(k_cta) * 2;
   const std::size_t rb = std::size_t(wk) * mt * (16 * tiles + kRedPad) * 4;
   return xb > rb ? xb : rb;
-}
-
-// Packed layout: wp[(tile*ksteps + s)*32 + lane] = the lane's A fragment of rows
-// [16*tile, +16) x k [16*s, +16): {a0, a1, a2, a3} with g = lane/4, c = 2*(lane%4):
-//   a0 = W[g][c..c+1], a1 = W[g+8][c..c+1], a2 = W[g][c+8..c+9], a3 = W[g+8][c+8..c+9]
-// (the m16n8k16 row-major A register order). One thread per 16-byte packed chunk.
-__global__ void pack_a_fragments_kernel(const __nv_bfloat16* __restrict__ w, uint4* __restrict__ wp, int64_t n,
-                                        int64_t k) {
-  const int64_t ksteps = k / 16;
-  const int64_t total = (n / 16) * ksteps * 32;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
-    const int lane = int(i & 31);
-    const int64_t ts = i >> 5, tile = ts / ksteps, s = ts % ksteps;
-    const int64_t r = tile * 16 + (lane >> 2), c = s * 16 + (lane & 3) * 2;
-    auto pair = [&](int64_t rr, int64_t cc) { return *reinterpret_cast<const uint32_t*>(w + rr * k + cc); };
-    wp[i] = make_uint4(pair(r, c), pair(r + 8, c), pair(r, c + 8), pair(r + 8, c + 8));
-  }
 }
 
 // grid.x = (n_out / (16*tiles)) * split; with split > 1 the launch has cluster dims (split,1,1):
@@ -226,12 +210,7 @@ class FragmentStreamMma final : public PreparedMethod {
       : spec_(ctx.spec), tiles_(tiles), wk_(wk), split_(split), optin_(ctx.dev.smem_per_block_optin),
         packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 2) {
     // Lossless re-layout of W into A-fragment order (creation time: launch + sync allowed).
-    const int64_t chunks = (spec_.n / 16) * (spec_.k / 16) * 32;
-    const int blocks = int(std::min<int64_t>((chunks + 255) / 256, int64_t(ctx.dev.sm_count) * 16));
-    pack_a_fragments_kernel<<<blocks, 256>>>(static_cast<const __nv_bfloat16*>(ctx.w), packed_.as<uint4>(), spec_.n,
-                                             spec_.k);
-    cuda_check(cudaGetLastError(), "pack_a_fragments_kernel launch");
-    cuda_check(cudaDeviceSynchronize(), "pack_a_fragments_kernel");
+    pack_a_fragments(static_cast<const __nv_bfloat16*>(ctx.w), packed_, spec_.n, spec_.k, ctx.dev.sm_count);
     for (int ti = 0; ti < 4; ++ti) {
       const FragKernel fn = kernel_for(8 << ti);
       // Per-function attribute shared by every Projection: always the opt-in maximum, so one

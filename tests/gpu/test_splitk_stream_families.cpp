@@ -313,6 +313,7 @@ TEST(LeanPrologue, PrepareRefusesWhatItsKernelsCannotRun) {
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
                          ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5",
-                                           "kperm_stream_mma", "gemv_stream", "kperm_splitk_zw"));
+                                           "kperm_stream_mma", "gemv_stream", "kperm_splitk_zw",
+                                           "fragment_stream_zw"));
 
 }  // namespace

@@ -1,0 +1,337 @@
+// fragment_stream_zw: dense bf16 projections for a few tokens (M 1..16) as router_hilo_stream's
+// register stream over a packed copy of the rows the call returns, above all the unpooler's
+// 1024-row slice (M <= 8, 8 MB).
+// Regime: M <= 16 where the call is a weight stream of a few MB. The router streams its 8 MB
+//   (hi / lo fragments, router_hilo_stream.kw8.wn2.zw1) 0.5 us faster than kperm_splitk_zw
+//   streams the slice's 8 MB of row-major W (run Z8b: 1.21 against 1.35x the floor at M 8), and
+//   the slice's x route is not the difference (E94b). This family is that stream with bf16 W and
+//   y: what is left to differ is the W layout (ledger E95).
+// Mechanism: W rows [0, n_pack) packed once in prepare() into mma.sync A-fragment order
+//   (kernels/fragment_pack.cuh: 512 contiguous bytes per 16-row x k16 tile, a tile's k16 steps
+//   contiguous). Each warp owns one 16-row tile x KW k16 steps and loads those fragments (KW x
+//   16 B per lane, ld.global.nc L1::no_allocate) straight into registers, all issued at kernel
+//   start after the block's x rows (cp.async into padded smem; tokens >= m zero-filled), so a
+//   block keeps 4*KW KB of W in flight with no pipeline for W. y^T += W * x^T
+//   on mma.sync m16n8k16 (fp32 accumulate, two chains). The 8/WN warps along K of a block are
+//   summed in smem in fixed order; the K / BK blocks along grid.x add their bf16-rounded partials
+//   with red.global.add.v4.bf16x2 into y, zeroed inside the call by a ninth warp with no loads of
+//   its own (kernels/splitk_zero_warp.cuh, as kperm_splitk_zw). At most 8 adds per output (E66).
+// Concurrency: peers spin on each other, so the grid is launched cooperatively; flags are owned by
+//   the prepared method and reset by the last peer of every call (graph replay, two Projections
+//   on two streams). The order of the adds to one output is not fixed. NaN/Inf propagate.
+// Constraints: bf16 W / x / y; sm_90; m in 1..16; K % BK == 0 with K / BK <= 8; out_cols(m) %
+//   (16*WN) == 0; the grid (K / BK x out_cols / BN) resident at once; x and y 16-byte aligned.
+//   The packed copy costs n_pack * K * 2 bytes (n_pack = the most rows a served m returns).
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "core/method.hpp"
+#include "kernels/fragment_pack.cuh"
+#include "kernels/ptx.cuh"
+#include "kernels/splitk_zero_warp.cuh"
+
+namespace projkit {
+namespace {
+
+constexpr int kWarps = 8;           // compute warps (the zero warp is the ninth)
+constexpr int kThreads = kWarps * 32;
+constexpr int kComputeBarrier = 2;  // named barrier of the compute warps (3, 4: the zero warp's)
+constexpr int kMaxTokens = 16;      // two n8 token tiles
+constexpr int kMaxSplit = 8;        // bf16 adds per output (E66: 16 missed 1e-2)
+
+// KW: k16 steps per warp held in registers (KW uint4 of W per lane, all loaded at start);
+// WN: 16-row tiles per block (one per warp column; 8/WN warps split the block's K range);
+// TT: token capacity, 8 or 16 (n8 tiles of the B operand; picked per call from m).
+template <int KW, int WN, int TT>
+struct Shape {
+  static_assert(KW == 8 || KW == 16, "KW: 8 or 16 k16 steps per warp (4 or 8 KB of W per warp)");
+  static_assert(WN == 1 || WN == 2 || WN == 4, "WN must divide the 8 warps");
+  static_assert(TT == 8 || TT == 16, "TT: one or two n8 token tiles");
+  static constexpr int kWarpsK = kWarps / WN;  // warps along K
+  static constexpr int BN = 16 * WN;           // W rows (outputs) per block
+  static constexpr int BK = 16 * KW * kWarpsK; // K columns per block (= per split)
+  static constexpr int QT = TT / 8;            // n8 token tiles
+  static constexpr int kXRow = (BK + 8) * 2;   // smem bytes per x row: +16 B so the B-fragment LDS.32 of
+                                               // (8 tokens x 4 tq) hit 32 distinct banks
+  static constexpr int kC = BK / 8;            // 16-byte chunks per x row
+  static constexpr int kRowStep = kThreads / kC;  // x rows per pass of the loader
+  static constexpr int kSmem = TT * kXRow + kWarpsK * TT * BN * 4;  // x rows + fp32 partials [wk][t][BN]
+  static_assert(kThreads % kC == 0 && kRowStep >= 1 && 8 % kRowStep == 0,
+                "a loader pass covers whole x rows, and 8-row groups are whole passes");
+  static_assert(BN % 8 == 0, "outputs come in 16-byte bf16 runs (adds and zeros)");
+};
+
+// grid = (K / BK, n_out / BN): blockIdx.x = K split, blockIdx.y = row block (the zero warp's
+// output block). x [m, k], wp packed [n_pack / 16][k / 16][32] uint4, y [m, n_out] bf16;
+// flags = ready[row blocks], count[row blocks], zero on entry and on exit.
+template <int KW, int WN, int TT>
+__global__ void __launch_bounds__(kThreads + 32, KW == 8 ? 2 : 1)
+    fragment_stream_zw_kernel(const __nv_bfloat16* __restrict__ x, const uint4* __restrict__ wp,
+                              __nv_bfloat16* __restrict__ y, int m, int n_out, int k, unsigned* __restrict__ flags) {
+  using S = Shape<KW, WN, TT>;
+  extern __shared__ __align__(16) uint8_t smem[];
+  const int tid = int(threadIdx.x), warp = tid >> 5, lane = tid & 31;
+  const int row0 = int(blockIdx.y) * S::BN;
+  if (warp == kWarps) {  // the zero warp: y[0..m) x [row0, row0 + BN)
+    zero_warp::zero_warp_run(blockIdx.x == 0, y, n_out, m, row0, S::BN, flags, int(gridDim.y), int(blockIdx.y),
+                             gridDim.x - 1, lane, kThreads);
+    return;
+  }
+  const int g = lane >> 2, tq = lane & 3;  // mma fragment coordinates
+  const int wn = warp % WN, wk = warp / WN;
+  const int k0 = int(blockIdx.x) * S::BK;
+
+  // x rows [t0, t0 + rr) x [k0, k0 + BK) of token group `grp` (TT tokens) -> smem, zeros past m;
+  // each thread's first source and destination formed once, stepped by whole rows.
+  auto load_x = [&](int t0, int rr) {
+    const int c = tid % S::kC, tr = tid / S::kC;
+    const __nv_bfloat16* src = x + int64_t(t0 + tr) * k + k0 + c * 8;
+    uint32_t d = ptx::smem_addr(smem + tr * S::kXRow + c * 16);
+    const int64_t step = int64_t(S::kRowStep) * k;
+    for (int t = tr; t < rr; t += S::kRowStep, src += step, d += S::kRowStep * S::kXRow) {
+      const bool live = t0 + t < m;
+      ptx::cp_async_zfill16(d, live ? src : x, live ? 16 : 0);
+    }
+    ptx::cp_async_commit();
+  };
+  // 1. The first group's x, issued first so it is not queued behind the weight loads (E91).
+  const int ngroups = (m + TT - 1) / TT;  // 1 at the plan's m; a loop so that ptxas keeps the W loads
+                                          // below ahead of the cp.async wait (E94: sunk below a
+                                          // straight-line wait, -30 %)
+  load_x(0, min(TT, (m + 7) & ~7));
+
+  // 2. This warp's KW fragments: 16-row tile blockIdx.y * WN + wn, k16 steps k0 / 16 + wk * KW + s.
+  uint4 wf[KW];
+  {
+    const uint4* base = wp + (int64_t(blockIdx.y * WN + wn) * (k / 16) + k0 / 16 + wk * KW) * 32 + lane;
+#pragma unroll
+    for (int s = 0; s < KW; ++s) wf[s] = ptx::ld_stream(base + s * 32);
+  }
+
+  float* red = reinterpret_cast<float*>(smem + TT * S::kXRow);  // [wk][t][BN]
+  for (int grp = 0; grp < ngroups; ++grp) {
+    const int t0 = grp * TT, mt = min(TT, m - t0), nq = (mt + 7) >> 3;
+    if (grp > 0) {  // the previous group's x and partials are read: refill
+      ptx::bar_sync_named(kComputeBarrier, kThreads);
+      load_x(t0, (mt + 7) & ~7);
+    }
+    ptx::cp_async_wait<0>();
+    ptx::bar_sync_named(kComputeBarrier, kThreads);  // x visible to every compute warp
+
+    // 3. acc[q][h]: token tile q, chain h (k16 steps of parity h: ILP even at one token tile).
+    //    C fragment: c0 (row g, token 2tq), c1 (g, 2tq+1), c2 (g+8, 2tq), c3 (g+8, 2tq+1).
+    float acc[S::QT][2][4];
+#pragma unroll
+    for (int q = 0; q < S::QT; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[q][h][e] = 0.f;
+#pragma unroll
+    for (int s = 0; s < KW; ++s) {
+      const int kcol = (wk * KW + s) * 16 + 2 * tq;
+#pragma unroll
+      for (int q = 0; q < S::QT; ++q) {
+        if (q == 0 || q < nq) {  // B fragment (16 k x 8 tokens): token q*8+g, k = kcol..+1, kcol+8..+9
+          const uint8_t* p = smem + (q * 8 + g) * S::kXRow + kcol * 2;
+          const uint32_t b0 = *reinterpret_cast<const uint32_t*>(p);
+          const uint32_t b1 = *reinterpret_cast<const uint32_t*>(p + 16);
+          ptx::mma_bf16_16816(acc[q][s & 1], wf[s], b0, b1);
+        }
+      }
+    }
+
+    // 4. Warp partials -> red[wk][t][n_local] (token-major: a token's outputs contiguous).
+    {
+      float* rw = red + wk * TT * S::BN;
+#pragma unroll
+      for (int q = 0; q < S::QT; ++q) {
+        if (q == 0 || q < nq) {
+          const int nl = wn * 16 + g, t = q * 8 + 2 * tq;
+          rw[t * S::BN + nl] = acc[q][0][0] + acc[q][1][0];
+          rw[(t + 1) * S::BN + nl] = acc[q][0][1] + acc[q][1][1];
+          rw[t * S::BN + nl + 8] = acc[q][0][2] + acc[q][1][2];
+          rw[(t + 1) * S::BN + nl + 8] = acc[q][0][3] + acc[q][1][3];
+        }
+      }
+    }
+    ptx::bar_sync_named(kComputeBarrier, kThreads);     // every partial written
+    if (grp == 0) zero_warp::wait_for_zero_warp(kThreads);  // y's block zeroed and visible
+
+    // 5. Sum over the warps along K in fixed order; one bf16x8 add per 8 outputs.
+    constexpr int kRuns = S::BN / 8;
+    for (int i = tid; i < mt * kRuns; i += kThreads) {
+      const int t = i / kRuns, run = i % kRuns;
+      const float* p = red + t * S::BN + 8 * run;
+      float4 a = reinterpret_cast<const float4*>(p)[0], b = reinterpret_cast<const float4*>(p)[1];
+#pragma unroll
+      for (int w = 1; w < S::kWarpsK; ++w) {
+        const float4* v = reinterpret_cast<const float4*>(p + w * TT * S::BN);
+        const float4 va = v[0], vb = v[1];
+        a.x += va.x; a.y += va.y; a.z += va.z; a.w += va.w;
+        b.x += vb.x; b.y += vb.y; b.z += vb.z; b.w += vb.w;
+      }
+      const __nv_bfloat162 h0 = __floats2bfloat162_rn(a.x, a.y), h1 = __floats2bfloat162_rn(a.z, a.w);
+      const __nv_bfloat162 h2 = __floats2bfloat162_rn(b.x, b.y), h3 = __floats2bfloat162_rn(b.z, b.w);
+      uint4 v;
+      v.x = *reinterpret_cast<const uint32_t*>(&h0);
+      v.y = *reinterpret_cast<const uint32_t*>(&h1);
+      v.z = *reinterpret_cast<const uint32_t*>(&h2);
+      v.w = *reinterpret_cast<const uint32_t*>(&h3);
+      ptx::red_add_bf16x8(y + int64_t(t0 + t) * n_out + row0 + 8 * run, v);
+    }
+  }
+}
+
+using Kernel = void (*)(const __nv_bfloat16*, const uint4*, __nv_bfloat16*, int, int, int, unsigned*);
+
+// One compiled tile: its kernels at the two token capacities and their sizes.
+struct Tile {
+  int kw = 0, wn = 0;
+  Kernel tt8 = nullptr, tt16 = nullptr;
+  int smem8 = 0, smem16 = 0;
+  int bk = 0, bn = 0, per_sm = 0;  // per_sm: CTAs per SM the kernel is bounded to
+  Kernel kernel(int m) const { return m <= 8 ? tt8 : tt16; }
+  int smem(int m) const { return m <= 8 ? smem8 : smem16; }
+};
+
+template <int KW, int WN>
+Tile make_tile() {
+  using S8 = Shape<KW, WN, 8>;
+  using S16 = Shape<KW, WN, 16>;
+  return {KW, WN, fragment_stream_zw_kernel<KW, WN, 8>, fragment_stream_zw_kernel<KW, WN, 16>, S8::kSmem,
+          S16::kSmem, S8::BK, S8::BN, KW == 8 ? 2 : 1};
+}
+
+// The compiled tiles (configs() lists exactly these). At the slice (1024 x 4096):
+Tile pick_tile(int kw, int wn) {
+  if (kw == 16 && wn == 2) return make_tile<16, 2>();  // 32 x 1024: 32 row blocks x 4 splits = 128 CTAs, one
+                                                       // per SM, 64 KB of W each (router kw8.wn2's bytes)
+  if (kw == 8 && wn == 2) return make_tile<8, 2>();    // 32 x 512: 32 x 8 splits = 256 CTAs, two per SM
+  if (kw == 8 && wn == 1) return make_tile<8, 1>();    // 16 x 1024: 64 x 4 splits = 256 CTAs, two per SM
+  if (kw == 16 && wn == 4) return make_tile<16, 4>();  // 64 x 512: 16 x 8 splits = 128 CTAs, one per SM
+  return {};
+}
+Tile pick_tile(const Config& cfg) { return pick_tile(cfg.get("kw", 0), cfg.get("wn", 0)); }
+
+// "" if `t` runs m rows of spec on this device, else the reason.
+std::string tile_error(const ProjectionSpec& spec, const Tile& t, int m, int sm_count) {
+  if (m < 1 || m > kMaxTokens) return "m must be in 1..16 (two n8 token tiles)";
+  if (spec.k % t.bk != 0) return "K % (16*kw*(8/wn)) != 0";
+  if (spec.k / t.bk > kMaxSplit) return "K / (16*kw*(8/wn)) > 8 bf16 adds per output";
+  const int64_t n_out = spec.out_cols(m);
+  if (n_out % t.bn != 0) return "out_cols(" + std::to_string(m) + ") % (16*wn) != 0";
+  if ((spec.k / t.bk) * (n_out / t.bn) > int64_t(t.per_sm) * sm_count)
+    return "the grid at m=" + std::to_string(m) + " (K / BK x out_cols / BN CTAs) exceeds one wave";
+  return "";
+}
+
+class FragmentStreamZw final : public PreparedMethod {
+ public:
+  FragmentStreamZw(const PrepareContext& ctx, const Tile& t)
+      : spec_(ctx.spec), t_(t), max_m_(std::min(ctx.max_m, kMaxTokens)) {
+    // The rows the served m return: the method's ranges, else 1..max_m (m above 16 is refused).
+    for (int m = 1; m <= max_m_; ++m) {
+      bool served = ctx.m_ranges.empty();
+      for (const auto& [lo, hi] : ctx.m_ranges) served = served || (m >= lo && m <= hi);
+      if (!served) continue;
+      const std::string err = tile_error(spec_, t_, m, ctx.dev.sm_count);
+      if (!err.empty()) throw Error(StatusCode::unsupported, "fragment_stream_zw: " + err);
+      n_pack_ = std::max(n_pack_, spec_.out_cols(m));
+    }
+    if (n_pack_ == 0) throw Error(StatusCode::unsupported, "fragment_stream_zw: serves no m in 1..16");
+    for (int m : {1, 9}) {  // the two token capacities, where max_m reaches them
+      if (m > max_m_) break;
+      cuda_check(cudaFuncSetAttribute(t_.kernel(m), cudaFuncAttributeMaxDynamicSharedMemorySize, t_.smem(m)),
+                 "fragment_stream_zw: cudaFuncSetAttribute(smem)");
+      const int64_t ctas = (spec_.k / t_.bk) * (n_pack_ / t_.bn);
+      const std::string err = zero_warp::grid_fits_one_wave(t_.kernel(m), kThreads + 32, std::size_t(t_.smem(m)),
+                                                            ctas, ctx.dev.sm_count);
+      if (!err.empty()) throw Error(StatusCode::unsupported, "fragment_stream_zw: " + err);
+    }
+    flags_ = DeviceBuffer(2 * std::size_t(n_pack_ / t_.bn) * sizeof(unsigned));  // ready[], count[]
+    cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "fragment_stream_zw: zero the flags");
+    layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
+    packed_ = layouts_
+                  ->get("a_fragments.rows" + std::to_string(n_pack_),
+                        [&] {
+                          DeviceBuffer b(std::size_t(n_pack_) * std::size_t(spec_.k) * 2);
+                          pack_a_fragments(static_cast<const __nv_bfloat16*>(ctx.w), b, n_pack_, spec_.k,
+                                           ctx.dev.sm_count);
+                          return b;
+                        })
+                  .as<const uint4>();
+  }
+
+  Status run(const RunArgs& a) const override {
+    if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "fragment_stream_zw: m outside 1..max_m (<= 16)"};
+    if (a.n_out % t_.bn != 0 || a.n_out > n_pack_)
+      return {StatusCode::invalid_argument, "fragment_stream_zw: n_out % (16*wn) != 0 or n_out > the packed rows"};
+    if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
+      return {StatusCode::invalid_argument, "fragment_stream_zw: x and y must be 16-byte aligned"};
+    const dim3 grid(unsigned(spec_.k / t_.bk), unsigned(a.n_out / t_.bn), 1);
+    return zero_warp::launch_cooperative("fragment_stream_zw_kernel launch", grid, dim3(kThreads + 32),
+                                         std::size_t(t_.smem(a.m)), a.stream, t_.kernel(a.m),
+                                         static_cast<const __nv_bfloat16*>(a.x), packed_,
+                                         static_cast<__nv_bfloat16*>(a.y), a.m, int(a.n_out), int(spec_.k),
+                                         flags_.as<unsigned>());
+  }
+
+ private:
+  ProjectionSpec spec_;
+  Tile t_;
+  int max_m_;
+  int64_t n_pack_ = 0;                      // packed W rows
+  std::shared_ptr<SharedLayouts> layouts_;  // holds packed_
+  const uint4* packed_ = nullptr;           // rows [0, n_pack) in A-fragment order (fragment_pack.cuh)
+  DeviceBuffer flags_;                      // ready[n_pack / BN], count[n_pack / BN], zero between calls
+};
+
+std::vector<Config> zw_configs() {
+  return {
+      // E95 (session 30): the router's kw8.wn2 bytes per warp and grid at the slice.
+      Config{"fragment_stream_zw", {{"kw", 16}, {"wn", 2}}},
+      // Half the W per warp, two CTAs per SM, 8 splits (kperm_splitk_zw.wr4.wk2.u8's grid).
+      Config{"fragment_stream_zw", {{"kw", 8}, {"wn", 2}}},
+      // One tile per warp column, 8 warps along K, two CTAs per SM, 4 splits.
+      Config{"fragment_stream_zw", {{"kw", 8}, {"wn", 1}}},
+      // 64 rows x 512 K: x shared by 4 warp columns, 8 splits, one CTA per SM.
+      Config{"fragment_stream_zw", {{"kw", 16}, {"wn", 4}}},
+  };
+}
+
+std::string zw_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
+  const Tile t = pick_tile(cfg);
+  if (!t.tt8) return "fragment_stream_zw: " + cfg.name() + " is not a compiled tile (kw16.wn2, kw8.wn2, kw8.wn1, kw16.wn4)";
+  if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
+    return "fragment_stream_zw: needs bf16 weights, activations and output";
+  if (dev.cc_major != 9) return "fragment_stream_zw: needs sm_90 (red.global.add.v4.bf16x2)";
+  if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 30)) return "fragment_stream_zw: N, K must fit in int";
+  if (m_lo < 1 || m_hi < m_lo) return "fragment_stream_zw: empty M range";
+  for (int m = m_lo; m <= m_hi; ++m) {
+    const std::string err = tile_error(spec, t, m, dev.sm_count);
+    if (!err.empty()) return "fragment_stream_zw: " + err;
+  }
+  const int smem = t.smem(m_hi);
+  if (std::size_t(smem) > dev.smem_per_block_optin) return "fragment_stream_zw: x rows exceed the opt-in smem";
+  return "";
+}
+
+std::unique_ptr<PreparedMethod> zw_prepare(const PrepareContext& ctx, const Config& cfg) {
+  const Tile t = pick_tile(cfg);
+  if (!t.tt8) throw Error(StatusCode::unsupported, "fragment_stream_zw: tile not compiled");
+  return std::make_unique<FragmentStreamZw>(ctx, t);
+}
+
+}  // namespace
+
+extern const KernelFamily kFragmentStreamZw = {
+    "fragment_stream_zw",
+    "router_hilo_stream's register stream for bf16 W: a packed copy of the returned rows in A-fragment order loaded "
+    "once into registers, x in smem, mma.sync, split-K by bf16x2 atomics into a y zeroed by an in-kernel zero warp",
+    zw_configs, zw_applicable, zw_prepare};
+
+}  // namespace projkit
