@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -199,87 +200,98 @@ TEST_P(SplitkStream, GraphReplayedTwiceStaysCorrect) {
 
 // Two Projections (same config, different weights) running at once on two streams, three calls
 // each interleaved: each owns its workspace, so both stay correct. qkv at M = 17 and 33, or at
-// M = 3 and 8 for configs whose x slice only fits smem at small M.
+// M = 3 and 8 for configs whose x slice only fits smem at small M; configs that take no qkv M (the
+// slice's fragment_stream_zw) run on the unpooler's slice at M = 3 and 8.
 TEST_P(SplitkStream, TwoProjectionsOnTwoStreams) {
   PROJKIT_REQUIRE_SM90(nullptr);
-  const ProjectionSpec& spec = builtin_spec("qkv");
-  DeviceBuffer wa(spec.weight_bytes()), wb(spec.weight_bytes());
-  DeviceBuffer xa = x_buffer(spec), xb = x_buffer(spec), ya = y_buffer(spec), yb = y_buffer(spec);
-  fill_weights(wa.get(), spec, 31, nullptr);
-  fill_weights(wb.get(), spec, 32, nullptr);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaStream_t s1, s2;
   ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
   ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
-  int tested = 0;
-  for (const std::string& c : family_configs(GetParam())) {
-    const bool wide = applicable(spec, c, {17, 33});
-    if (!wide && !applicable(spec, c, {3, 8})) continue;
-    const int ma = wide ? 17 : 3, mb = wide ? 33 : 8;
-    SCOPED_TRACE(c + " M=" + std::to_string(ma) + "," + std::to_string(mb));
-    fill_activations(xa.get(), ma, spec.k, 33, nullptr);
-    fill_activations(xb.get(), mb, spec.k, 34, nullptr);
-    Checker ca(spec), cb(spec);
-    ca.reference(ma, xa.get(), wa.get());
-    cb.reference(mb, xb.get(), wb.get());
+  std::vector<std::string> tested;
+  for (const char* fname : {"qkv", "unpooler"}) {
+    const ProjectionSpec& spec = builtin_spec(fname);
+    DeviceBuffer wa(spec.weight_bytes()), wb(spec.weight_bytes());
+    DeviceBuffer xa = x_buffer(spec), xb = x_buffer(spec), ya = y_buffer(spec), yb = y_buffer(spec);
+    fill_weights(wa.get(), spec, 31, nullptr);
+    fill_weights(wb.get(), spec, 32, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const auto pa = make(spec, wa.get(), c, mb);
-    const auto pb = make(spec, wb.get(), c, mb);
-    poison(spec, ya.get(), s1);
-    poison(spec, yb.get(), s2);
-    for (int rep = 0; rep < 3; ++rep) {
-      ASSERT_TRUE(pa->run(xa.get(), ma, ya.get(), s1).ok());
-      ASSERT_TRUE(pb->run(xb.get(), mb, yb.get(), s2).ok());
+    for (const std::string& c : family_configs(GetParam())) {
+      if (std::find(tested.begin(), tested.end(), c) != tested.end()) continue;
+      const bool wide = applicable(spec, c, {17, 33});
+      if (!wide && !applicable(spec, c, {3, 8})) continue;
+      const int ma = wide ? 17 : 3, mb = wide ? 33 : 8;
+      SCOPED_TRACE(spec.name + " " + c + " M=" + std::to_string(ma) + "," + std::to_string(mb));
+      fill_activations(xa.get(), ma, spec.k, 33, nullptr);
+      fill_activations(xb.get(), mb, spec.k, 34, nullptr);
+      Checker ca(spec), cb(spec);
+      ca.reference(ma, xa.get(), wa.get());
+      cb.reference(mb, xb.get(), wb.get());
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const auto pa = make(spec, wa.get(), c, mb);
+      const auto pb = make(spec, wb.get(), c, mb);
+      poison(spec, ya.get(), s1);
+      poison(spec, yb.get(), s2);
+      for (int rep = 0; rep < 3; ++rep) {
+        ASSERT_TRUE(pa->run(xa.get(), ma, ya.get(), s1).ok());
+        ASSERT_TRUE(pb->run(xb.get(), mb, yb.get(), s2).ok());
+      }
+      ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
+      const Metrics ra = ca.check(ma, ya.get()), rb = cb.check(mb, yb.get());
+      EXPECT_TRUE(ra.pass) << "stream 1: " << ra.reason;
+      EXPECT_TRUE(rb.pass) << "stream 2: " << rb.reason;
+      tested.push_back(c);
     }
-    ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
-    const Metrics ra = ca.check(ma, ya.get()), rb = cb.check(mb, yb.get());
-    EXPECT_TRUE(ra.pass) << "stream 1: " << ra.reason;
-    EXPECT_TRUE(rb.pass) << "stream 2: " << rb.reason;
-    ++tested;
   }
-  EXPECT_GT(tested, 0);
+  EXPECT_GT(tested.size(), 0u);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
 }
 
 // NaN in x row 2 makes y row 2 all NaN (fp32 adds propagate it) and leaves the other rows
-// finite; the next clean call is correct again (the NaN workspace tile was reset).
+// finite; the next clean call is correct again (the NaN workspace tile was reset). The pooler at
+// M = 8, or the unpooler's slice for configs that take no pooler M 8.
 TEST_P(SplitkStream, NanPropagatesAndDoesNotPersist) {
   PROJKIT_REQUIRE_SM90(nullptr);
-  const ProjectionSpec& spec = builtin_spec("pooler");
   const int m = 8;
-  Problem pr(spec, m, 41);
-  auto &w = pr.w, &x = pr.x, &y = pr.y;
-  Checker& chk = pr.chk;
-  for (const std::string& c : family_configs(GetParam())) {
-    if (!applicable(spec, c, {m})) continue;
-    SCOPED_TRACE(c);
-    const auto p = make(spec, w.get(), c, m);
-    set_activation(x.get(), 2 * spec.k + 77, std::numeric_limits<float>::quiet_NaN(), nullptr);
-    poison(spec, y.get(), nullptr);
-    ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
-    std::vector<uint16_t> host(std::size_t(m) * std::size_t(spec.n));
-    ASSERT_EQ(cudaMemcpy(host.data(), y.get(), host.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
-    long long row2_not_nan = 0, other_nonfinite = 0;
-    for (int t = 0; t < m; ++t)
-      for (int64_t n = 0; n < spec.n; ++n) {
-        const uint16_t b = host[std::size_t(t) * std::size_t(spec.n) + std::size_t(n)];
-        const bool nan = (b & 0x7F80) == 0x7F80 && (b & 0x007F) != 0;
-        const bool finite = (b & 0x7F80) != 0x7F80;
-        if (t == 2) row2_not_nan += !nan || b == kPoisonBf16;  // the poison is a NaN too
-        else other_nonfinite += !finite;
-      }
-    EXPECT_EQ(row2_not_nan, 0);
-    EXPECT_EQ(other_nonfinite, 0);
-    // Restore x (regenerate: the generator is deterministic) and call again.
-    fill_activations(x.get(), m, spec.k, 42, nullptr);
-    poison(spec, y.get(), nullptr);
-    ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const Metrics r = chk.check(m, y.get());
-    EXPECT_TRUE(r.pass) << "after NaN call: " << r.reason;
+  std::vector<std::string> tested;
+  for (const char* fname : {"pooler", "unpooler"}) {
+    const ProjectionSpec& spec = builtin_spec(fname);
+    const int64_t n_out = spec.out_cols(m);
+    Problem pr(spec, m, 41);
+    auto &w = pr.w, &x = pr.x, &y = pr.y;
+    Checker& chk = pr.chk;
+    for (const std::string& c : family_configs(GetParam())) {
+      if (std::find(tested.begin(), tested.end(), c) != tested.end() || !applicable(spec, c, {m})) continue;
+      SCOPED_TRACE(spec.name + " " + c);
+      tested.push_back(c);
+      const auto p = make(spec, w.get(), c, m);
+      set_activation(x.get(), 2 * spec.k + 77, std::numeric_limits<float>::quiet_NaN(), nullptr);
+      poison(spec, y.get(), nullptr);
+      ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
+      std::vector<uint16_t> host(std::size_t(m) * std::size_t(n_out));
+      ASSERT_EQ(cudaMemcpy(host.data(), y.get(), host.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+      long long row2_not_nan = 0, other_nonfinite = 0;
+      for (int t = 0; t < m; ++t)
+        for (int64_t n = 0; n < n_out; ++n) {
+          const uint16_t b = host[std::size_t(t) * std::size_t(n_out) + std::size_t(n)];
+          const bool nan = (b & 0x7F80) == 0x7F80 && (b & 0x007F) != 0;
+          const bool finite = (b & 0x7F80) != 0x7F80;
+          if (t == 2) row2_not_nan += !nan || b == kPoisonBf16;  // the poison is a NaN too
+          else other_nonfinite += !finite;
+        }
+      EXPECT_EQ(row2_not_nan, 0);
+      EXPECT_EQ(other_nonfinite, 0);
+      // Restore x (regenerate: the generator is deterministic) and call again.
+      fill_activations(x.get(), m, spec.k, 42, nullptr);
+      poison(spec, y.get(), nullptr);
+      ASSERT_TRUE(p->run(x.get(), m, y.get(), nullptr).ok());
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const Metrics r = chk.check(m, y.get());
+      EXPECT_TRUE(r.pass) << "after NaN call: " << r.reason;
+    }
   }
+  EXPECT_GT(tested.size(), 0u);
 }
 
 // The lean prologue's kernels (lp1, E90) assume what applicable() checks: splitk_mma_l2's take the
