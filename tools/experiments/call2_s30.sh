@@ -7,7 +7,8 @@
 #    which runs at unpooler M 3..8; `projkit bench --plan` of the unpooler at M 2, 3, 5, 8, PA PB PB
 #    PA, 300 pairs.
 # 3. rule_and_ship.sh with plan_z9_from_e95.py (fixed before the call): three plan A/B rounds of Z9
-#    against Z8b with session 22's verdict, and if it ships, its results.
+#    against Z8b with session 22's verdict (RESULTS=0: the results are call 3's; a first attempt
+#    with RESULTS=1 lost its machine before it returned anything).
 # Usage: tools/experiments/call2_s30.sh BIN OUT_DIR   (~8 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
@@ -23,5 +24,5 @@ for r in PA1 PB1 PB2 PA2; do
   timeout 90 "$BIN/projkit" bench --pairs 300 --plan "$P" --families unpooler --loads 2,3,5,8 \
     --json "$O/ab/ctx-$r.json" >"$O/ab/ctx-$r.txt" 2>&1 || echo "bench $r rc=$?"
 done
-RESULTS=1 LEFT_S=$((585 - SECONDS)) tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z9_from_e95.py Z9
+RESULTS=0 LEFT_S=$((585 - SECONDS)) tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z9_from_e95.py Z9
 echo "done ($SECONDS s)"
