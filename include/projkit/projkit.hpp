@@ -163,8 +163,9 @@ struct ProjectionOptions {
   bool strict_plan = false;    // unknown / inapplicable methods throw instead of falling back
   int device = -1;             // -1: the current device
   // false: a plan method that keeps its own re-laid-out copy of W (wgmma_tma's k-block slabs,
-  // wsl1: N*K*2 bytes per Projection) runs as its copy-free twin instead (copy_free_method),
-  // for callers who cannot spend that memory; slower in those ranges (docs/design.md).
+  // wsl1: N*K*2 bytes per Projection; fragment_stream_zw's packed rows, n_out*K*2 bytes) runs as
+  // its copy-free twin instead (copy_free_method), for callers who cannot spend that memory;
+  // slower in those ranges (docs/design.md).
   bool weight_copies = true;
 };
 
@@ -214,7 +215,9 @@ std::string method_applicability(const ProjectionSpec& spec, const std::string& 
 // The method a Projection with weight_copies = false runs instead of `method`: `method` itself
 // when it keeps no copy of W; else the same config without the key that makes the copy (wsl1),
 // and without ki1 as well when that alone does not apply to [m_lo, m_hi] (wgmma_tma instantiates
-// ki1 without the slabs at the 128..256-token tiles only).
+// ki1 without the slabs at the 128..256-token tiles only); fragment_stream_zw (packed rows) runs
+// as kperm_splitk_zw.wr4.wk2.u8 (the same kind of stream over W in place), or the baseline where
+// that does not apply.
 std::string copy_free_method(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
                              const DeviceInfo& dev);
 

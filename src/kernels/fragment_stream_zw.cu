@@ -165,22 +165,7 @@ __global__ void __launch_bounds__(kThreads + 32, KW == 8 ? 2 : 1)
     constexpr int kRuns = S::BN / 8;
     for (int i = tid; i < mt * kRuns; i += kThreads) {
       const int t = i / kRuns, run = i % kRuns;
-      const float* p = red + t * S::BN + 8 * run;
-      float4 a = reinterpret_cast<const float4*>(p)[0], b = reinterpret_cast<const float4*>(p)[1];
-#pragma unroll
-      for (int w = 1; w < S::kWarpsK; ++w) {
-        const float4* v = reinterpret_cast<const float4*>(p + w * TT * S::BN);
-        const float4 va = v[0], vb = v[1];
-        a.x += va.x; a.y += va.y; a.z += va.z; a.w += va.w;
-        b.x += vb.x; b.y += vb.y; b.z += vb.z; b.w += vb.w;
-      }
-      const __nv_bfloat162 h0 = __floats2bfloat162_rn(a.x, a.y), h1 = __floats2bfloat162_rn(a.z, a.w);
-      const __nv_bfloat162 h2 = __floats2bfloat162_rn(b.x, b.y), h3 = __floats2bfloat162_rn(b.z, b.w);
-      uint4 v;
-      v.x = *reinterpret_cast<const uint32_t*>(&h0);
-      v.y = *reinterpret_cast<const uint32_t*>(&h1);
-      v.z = *reinterpret_cast<const uint32_t*>(&h2);
-      v.w = *reinterpret_cast<const uint32_t*>(&h3);
+      const uint4 v = zero_warp::sum_partials_bf16x8<S::kWarpsK>(red + t * S::BN + 8 * run, TT * S::BN);
       ptx::red_add_bf16x8(y + int64_t(t0 + t) * n_out + row0 + 8 * run, v);
     }
   }

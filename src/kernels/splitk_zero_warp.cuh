@@ -33,6 +33,7 @@
 //   grid that cannot be co-resident fails to launch instead of hanging; the prepared methods also
 //   check the residency at prepare (grid_fits_one_wave, core's resident_ctas). y rows 16-byte aligned, cols * sizeof(T) % 16 == 0.
 #pragma once
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -112,6 +113,30 @@ __device__ __forceinline__ void zero_warp_share_run(T* y, int64_t ld, int rows, 
   }
   __syncwarp();
   ptx::bar_arrive_named(kFlagBarrier, compute_threads + 32);
+}
+
+// 8 outputs of a compute thread's adds after the hand-off (kperm_splitk_zw, fragment_stream_zw): the
+// COUNT fp32 partial runs of 8 at p + q * stride (q < COUNT: the block's warps along K) summed in
+// fixed order and rounded to bf16, as the operand of one red.global.add.v4.bf16x2 (ptx::
+// red_add_bf16x8). p 16-byte aligned.
+template <int COUNT>
+__device__ __forceinline__ uint4 sum_partials_bf16x8(const float* p, int stride) {
+  float4 a = reinterpret_cast<const float4*>(p)[0], b = reinterpret_cast<const float4*>(p)[1];
+#pragma unroll
+  for (int q = 1; q < COUNT; ++q) {
+    const float4* v = reinterpret_cast<const float4*>(p + q * stride);
+    const float4 va = v[0], vb = v[1];
+    a.x += va.x; a.y += va.y; a.z += va.z; a.w += va.w;
+    b.x += vb.x; b.y += vb.y; b.z += vb.z; b.w += vb.w;
+  }
+  const __nv_bfloat162 h0 = __floats2bfloat162_rn(a.x, a.y), h1 = __floats2bfloat162_rn(a.z, a.w);
+  const __nv_bfloat162 h2 = __floats2bfloat162_rn(b.x, b.y), h3 = __floats2bfloat162_rn(b.z, b.w);
+  uint4 v;
+  v.x = *reinterpret_cast<const uint32_t*>(&h0);
+  v.y = *reinterpret_cast<const uint32_t*>(&h1);
+  v.z = *reinterpret_cast<const uint32_t*>(&h2);
+  v.w = *reinterpret_cast<const uint32_t*>(&h3);
+  return v;
 }
 
 // Host: "" if all `grid_ctas` CTAs can be resident at once, else the reason.

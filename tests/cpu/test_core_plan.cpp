@@ -392,6 +392,11 @@ TEST(Methods, CopyFreeTwinsOfKSlabMethods) {
             p + "bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1");
   EXPECT_EQ(copy_free_method(builtin_spec("pooler"), p + "bm64.split2.mc1.stages8.xfit1.red5.wt1.wsl1", 6, 32, d),
             p + "bm64.split2.mc1.stages8.xfit1.red5.wt1");
+  // fragment_stream_zw's packed rows (E95): the slice's earlier stream over W in place where the plan
+  // runs it (unpooler M 3..8); the baseline where that does not apply (kperm_splitk_zw is bf16 only)
+  EXPECT_EQ(copy_free_method(builtin_spec("unpooler"), "fragment_stream_zw.kw16.wn4", 3, 8, d),
+            "kperm_splitk_zw.wr4.wk2.u8");
+  EXPECT_EQ(copy_free_method(builtin_spec("router"), "fragment_stream_zw.kw16.wn4", 1, 8, d), "baseline");
   for (const char* keep : {"gemv_stream.rows2.warps8", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1",
                            "baseline", "not a config"})
     EXPECT_EQ(copy_free_method(builtin_spec("pooler"), keep, 65, 128, d), keep);

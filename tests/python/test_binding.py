@@ -48,22 +48,26 @@ def test_matches_torch_linear(family, m):
 
 
 @needs_gpu
-@pytest.mark.parametrize("m", [8, 100])
-def test_without_weight_copies_runs_copy_free_twins(m):
-    """weight_copies=False: the plan's k-slab methods (wsl1) run as their copy-free twins, still right."""
+@pytest.mark.parametrize("family,m", [("qkv", 8), ("qkv", 100), ("unpooler", 5)])
+def test_without_weight_copies_runs_copy_free_twins(family, m):
+    """weight_copies=False: the plan's methods that keep a copy of W (wgmma_tma's k-slabs, .wsl;
+    fragment_stream_zw's packed rows) run as their copy-free twins, still right."""
     _library_or_skip()
-    n, k = SHAPES["qkv"]
+    n, k = SHAPES[family]
     g = torch.Generator(device="cuda").manual_seed(m)
     w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.bfloat16)
     x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
-    with_copy = projkit.Projection("qkv", w)
-    proj = projkit.Projection("qkv", w, weight_copies=False)
-    assert ".wsl1" not in proj.method(m)
-    if ".wsl1" in with_copy.method(m):
+    with_copy = projkit.Projection(family, w)
+    proj = projkit.Projection(family, w, weight_copies=False)
+    keeps_copy = lambda method: ".wsl" in method or method.startswith("fragment_stream_zw")
+    assert not keeps_copy(proj.method(m)), proj.method(m)
+    if keeps_copy(with_copy.method(m)):
         assert proj.method(m) != with_copy.method(m)
-    ref = F.linear(x.double(), w.double())
-    err = (proj(x).double() - ref).norm() / ref.norm()
-    assert err < 1e-2, f"qkv m={m} via {proj.method(m)}: rel L2 {err:.2e}"
+    y = proj(x)
+    rows = y.shape[1]
+    ref = F.linear(x.double(), w[:rows].double())
+    err = (y.double() - ref).norm() / ref.norm()
+    assert err < 1e-2, f"{family} m={m} via {proj.method(m)}: rel L2 {err:.2e}"
 
 
 @needs_gpu
