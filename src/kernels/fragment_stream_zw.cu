@@ -5,7 +5,9 @@
 //   (hi / lo fragments, router_hilo_stream.kw8.wn2.zw1) 0.5 us faster than kperm_splitk_zw
 //   streams the slice's 8 MB of row-major W (run Z8b: 1.21 against 1.35x the floor at M 8), and
 //   the slice's x route is not the difference (E94b). This family is that stream with bf16 W and
-//   y: what is left to differ is the W layout (ledger E95).
+//   y: what is left to differ is the W layout (ledger E95). Measured against kperm_splitk_zw
+//   under two plans that prepare the same methods (E95, P30): +4.2..+7.4 % in time at M 3..8, so
+//   plan Z9 runs kw16.wn4 there; at M 1 gemv_stream stays 6.5 % ahead, at M 2 a tie (E95b).
 // Mechanism: W rows [0, n_pack) packed once in prepare() into mma.sync A-fragment order
 //   (kernels/fragment_pack.cuh: 512 contiguous bytes per 16-row x k16 tile, a tile's k16 steps
 //   contiguous). Each warp owns one 16-row tile x KW k16 steps and loads those fragments (KW x
@@ -195,8 +197,6 @@ Tile make_tile() {
 Tile pick_tile(int kw, int wn) {
   if (kw == 16 && wn == 2) return make_tile<16, 2>();  // 32 x 1024: 32 row blocks x 4 splits = 128 CTAs, one
                                                        // per SM, 64 KB of W each (router kw8.wn2's bytes)
-  if (kw == 8 && wn == 2) return make_tile<8, 2>();    // 32 x 512: 32 x 8 splits = 256 CTAs, two per SM
-  if (kw == 8 && wn == 1) return make_tile<8, 1>();    // 16 x 1024: 64 x 4 splits = 256 CTAs, two per SM
   if (kw == 16 && wn == 4) return make_tile<16, 4>();  // 64 x 512: 16 x 8 splits = 128 CTAs, one per SM
   return {};
 }
@@ -275,22 +275,22 @@ class FragmentStreamZw final : public PreparedMethod {
   DeviceBuffer flags_;                      // ready[n_pack / BN], count[n_pack / BN], zero between calls
 };
 
+// E95 (session 30, call 1, one-method processes, so times compare among these tiles only, P30):
+// kw16.wn2 -1..+4 % slower than kw16.wn4 at the slice's M 3..8; kw8.wn2 (32 x 512, 256 CTAs at two
+// per SM) 7-10 % and kw8.wn1 (16 x 1024, 256 CTAs) 15-18 % slower, removed (code in 1735914).
 std::vector<Config> zw_configs() {
   return {
-      // E95 (session 30): the router's kw8.wn2 bytes per warp and grid at the slice.
+      // The router's kw8.wn2 bytes per warp and grid at the slice: 4 K splits.
       Config{"fragment_stream_zw", {{"kw", 16}, {"wn", 2}}},
-      // Half the W per warp, two CTAs per SM, 8 splits (kperm_splitk_zw.wr4.wk2.u8's grid).
-      Config{"fragment_stream_zw", {{"kw", 8}, {"wn", 2}}},
-      // One tile per warp column, 8 warps along K, two CTAs per SM, 4 splits.
-      Config{"fragment_stream_zw", {{"kw", 8}, {"wn", 1}}},
-      // 64 rows x 512 K: x shared by 4 warp columns, 8 splits, one CTA per SM.
+      // 64 rows x 512 K: x shared by 4 warp columns, 8 K splits, one CTA per SM. Plan Z9's at the
+      // slice's M 3..8.
       Config{"fragment_stream_zw", {{"kw", 16}, {"wn", 4}}},
   };
 }
 
 std::string zw_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const Tile t = pick_tile(cfg);
-  if (!t.tt8) return "fragment_stream_zw: " + cfg.name() + " is not a compiled tile (kw16.wn2, kw8.wn2, kw8.wn1, kw16.wn4)";
+  if (!t.tt8) return "fragment_stream_zw: " + cfg.name() + " is not a compiled tile (kw16.wn2, kw16.wn4)";
   if (spec.weight_dtype != DType::bf16 || spec.x_dtype != DType::bf16 || spec.out_dtype != DType::bf16)
     return "fragment_stream_zw: needs bf16 weights, activations and output";
   if (dev.cc_major != 9) return "fragment_stream_zw: needs sm_90 (red.global.add.v4.bf16x2)";

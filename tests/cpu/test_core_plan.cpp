@@ -460,24 +460,24 @@ TEST(Methods, KpermSplitkZwLimits) {
 
 // fragment_stream_zw (a packed copy of the returned rows streamed into registers, K split over a
 // one-wave cooperative grid, bf16 adds; E95) names each violated limit: the 16-token cap, at most 8
-// K splits (qkv / pooler's K = 8192 at BK 512 would be 16), a grid of one wave (the unpooler's
+// K splits (qkv / pooler's K = 8192 at kw16.wn4's BK 512 would be 16), a grid of one wave (the unpooler's
 // full 8192 rows at M 9), bf16 only, sm_90 only, listed tiles only. Every listed tile takes the
 // unpooler's 1024-row slice (M <= 8), the range it exists for.
 TEST(Methods, FragmentStreamZwLimits) {
   const DeviceInfo d = fake_h200();
-  const std::string t = "fragment_stream_zw.kw16.wn2", half = "fragment_stream_zw.kw8.wn2";
+  const std::string t = "fragment_stream_zw.kw16.wn2", eight = "fragment_stream_zw.kw16.wn4";
   int listed = 0;
   for (const std::string& c : list_method_configs())
     if (c.rfind("fragment_stream_zw.", 0) == 0) {
       ++listed;
       EXPECT_EQ(method_applicability(builtin_spec("unpooler"), c, 1, 8, d), "") << c;
     }
-  EXPECT_EQ(listed, 4);
+  EXPECT_EQ(listed, 2);
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), t, 1, 9, d).find("exceeds one wave"), std::string::npos);
-  EXPECT_NE(method_applicability(builtin_spec("pooler"), half, 1, 1, d).find("> 8 bf16 adds"), std::string::npos);
+  EXPECT_NE(method_applicability(builtin_spec("pooler"), eight, 1, 1, d).find("> 8 bf16 adds"), std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), t, 17, 17, d).find("m must be in 1..16"), std::string::npos);
   EXPECT_NE(method_applicability(builtin_spec("router"), t, 1, 1, d).find("bf16"), std::string::npos);
-  EXPECT_NE(method_applicability(builtin_spec("unpooler"), "fragment_stream_zw.kw4.wn2", 1, 1, d).find("not one of the configs"),
+  EXPECT_NE(method_applicability(builtin_spec("unpooler"), "fragment_stream_zw.kw8.wn2", 1, 1, d).find("not one of the configs"),
             std::string::npos);
   DeviceInfo ampere = d;
   ampere.cc_major = 8;
