@@ -213,11 +213,9 @@ std::vector<std::string> list_method_configs();
 std::string method_applicability(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
                                  const DeviceInfo& dev);
 // The method a Projection with weight_copies = false runs instead of `method`: `method` itself
-// when it keeps no copy of W; else the same config without the key that makes the copy (wsl1),
-// and without ki1 as well when that alone does not apply to [m_lo, m_hi] (wgmma_tma instantiates
-// ki1 without the slabs at the 128..256-token tiles only); fragment_stream_zw (packed rows) runs
-// as kperm_splitk_zw.wr4.wk2.u8 (the same kind of stream over W in place), or the baseline where
-// that does not apply.
+// when it keeps no copy of W, else what its kernel family names (src/kernels/: wgmma_tma drops the
+// slabs' keys, wsl1 / ls1, and ki1 where that alone does not apply; fragment_stream_zw's packed
+// rows run as kperm_splitk_zw.wr4.wk2.u8, or the baseline where that does not apply).
 std::string copy_free_method(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
                              const DeviceInfo& dev);
 

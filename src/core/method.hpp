@@ -77,6 +77,11 @@ struct KernelFamily {
                             const DeviceInfo& dev);
   // Prepare static layouts (allocate + launch + sync allowed here). Throws Error.
   std::unique_ptr<PreparedMethod> (*prepare)(const PrepareContext& ctx, const Config& cfg);
+  // The method a Projection with weight_copies = false runs instead of cfg over [m_lo, m_hi]
+  // (copy_free_method), for the families whose configs may keep a re-laid-out copy of W: cfg's
+  // own name when it keeps none. nullptr: the family never keeps a copy.
+  std::string (*copy_free)(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi,
+                           const DeviceInfo& dev) = nullptr;
 };
 
 // Every kernel family the library was built with (src/core/registry.cpp).

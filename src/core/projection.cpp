@@ -43,18 +43,8 @@ std::string copy_free_method(const ProjectionSpec& spec, const std::string& meth
   } catch (const Error&) {
     return method;  // not a config: the plan check names the problem
   }
-  if (cfg.kernel == "fragment_stream_zw") {  // a packed copy of the returned rows (E95)
-    const std::string twin = "kperm_splitk_zw.wr4.wk2.u8";  // the same stream over W in place (E72)
-    return method_applicability(spec, twin, m_lo, m_hi, dev).empty() ? twin : "baseline";
-  }
-  if (cfg.kernel != "wgmma_tma" || cfg.get("wsl", 0) == 0) return method;
-  auto without = [](Config c, std::string_view key) {
-    std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
-    return c;
-  };
-  const Config twin = without(without(cfg, "wsl"), "ls");  // ls1 (E85) exists only with the slabs
-  if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
-  return without(twin, "ki").name();
+  const KernelFamily* fam = find_kernel_family(cfg.kernel);
+  return fam && fam->copy_free ? fam->copy_free(spec, cfg, m_lo, m_hi, dev) : method;
 }
 
 std::vector<std::string> list_method_configs() {

@@ -754,10 +754,30 @@ int wgmma_tma_max_active_clusters(const Config& c) {
   return clusters;
 }
 
+namespace {
+
+// weight_copies = false (copy_free_method): the same config without the key that makes the copy
+// (wsl: the k-block slabs; ls1, E85, exists only with them), and without ki1 as well where that
+// alone does not apply to [m_lo, m_hi] (ki1 without the slabs is instantiated at the 128..256-token
+// tiles only).
+std::string wgmma_tma_copy_free(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi,
+                                const DeviceInfo& dev) {
+  if (cfg.get("wsl", 0) == 0) return cfg.name();
+  auto without = [](Config c, std::string_view key) {
+    std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
+    return c;
+  };
+  const Config twin = without(without(cfg, "wsl"), "ls");
+  if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
+  return without(twin, "ki").name();
+}
+
+}  // namespace
+
 extern const KernelFamily kWgmmaTma = {
     "wgmma_tma",
     "TMA ring + wgmma (W as A, tokens as N), K split over a cluster with a DSMEM reduction, or (red5) over plain "
     "CTAs adding bf16 partials by atomics into y zeroed by an in-kernel zero warp",
-    wgmma_tma_configs, wgmma_tma_applicable, wgmma_tma_prepare};
+    wgmma_tma_configs, wgmma_tma_applicable, wgmma_tma_prepare, wgmma_tma_copy_free};
 
 }  // namespace projkit

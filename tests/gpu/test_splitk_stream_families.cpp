@@ -321,6 +321,42 @@ TEST(LeanPrologue, PrepareRefusesWhatItsKernelsCannotRun) {
             nullptr);
 }
 
+// fragment_stream_zw runs tokens in groups of 8; the built-in families never give it more than one
+// (it takes only the unpooler's slice, M <= 8). A slice of 16 tokens (the unpooler's W with
+// slice_max_m = 16) makes M 9..16 take the second group: x re-staged, the weight registers reused,
+// the partials' smem rewritten only after every add of the first group. Every tile, against the
+// fp64 reference, y poisoned, on one Projection M after M.
+TEST(FragmentStreamZw, SecondTokenGroupMatchesFp64Reference) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  ProjectionSpec spec = builtin_spec("unpooler");
+  spec.name = "unpooler_slice16";
+  spec.slice_max_m = 16;
+  DeviceBuffer w(spec.weight_bytes()), x = x_buffer(spec), y = y_buffer(spec);
+  fill_weights(w.get(), spec, 51, nullptr);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const DeviceInfo dev = DeviceInfo::query(0);
+  Checker chk(spec);
+  const std::vector<std::string> cfgs = family_configs("fragment_stream_zw");
+  ASSERT_FALSE(cfgs.empty());
+  for (const std::string& c : cfgs) {
+    ASSERT_EQ(method_applicability(spec, c, 1, 16, dev), "") << c;
+    const auto p = make(spec, w.get(), c, 16);
+    for (int m : {8, 9, 13, 16}) {
+      SCOPED_TRACE(c + " M=" + std::to_string(m));
+      fill_activations(x.get(), m, spec.k, 520 + uint64_t(m), nullptr);
+      chk.reference(m, x.get(), w.get());
+      poison(spec, y.get(), nullptr);
+      const Status st = p->run(x.get(), m, y.get(), nullptr);
+      ASSERT_TRUE(st.ok()) << st.message;
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const Metrics r = chk.check(m, y.get());
+      EXPECT_TRUE(r.pass) << r.reason;
+      EXPECT_EQ(r.unwritten, 0);
+      EXPECT_EQ(r.oob_writes, 0);
+    }
+  }
+}
+
 // wgmma_tma red5 (bf16 atomics into a y zeroed by the zero warp, flags per prepared method,
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,

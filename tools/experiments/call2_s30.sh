@@ -13,10 +13,7 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-echo "== GPU tests ($(date +%T))"
-timeout 200 "$BIN/projkit_gpu_tests" >"$O/gtest.txt" 2>&1
-echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gtest.txt" | tr '\n' ' ')"
-grep -E "^\[  FAILED  \]" "$O/gtest.txt" | head -8
+tools/experiments/gpu_suite.sh "$BIN" "$O"
 echo "== E95 context-matched A/B ($(date +%T))"
 (cd tools/experiments && python3 plan_z9_from_e95.py pair ../../plans/h200.json "$O/ab") >/dev/null
 for r in PA1 PB1 PB2 PA2; do

@@ -12,13 +12,7 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-echo "== GPU tests ($(date +%T))"
-timeout 200 "$BIN/projkit_gpu_tests" >"$O/gtest.txt" 2>&1
-echo "gtest rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gtest.txt" | tr '\n' ' ')"
-grep -E "^\[  FAILED  \]" "$O/gtest.txt" | head -8
-echo "== pytest ($(date +%T))"
-PROJKIT_LIB="$BIN/libprojkit.so" timeout 200 python3 -m pytest -q -p no:cacheprovider tests/python/test_binding.py \
-  >"$O/pytest.txt" 2>&1; echo "pytest rc=$? | $(tail -1 "$O/pytest.txt")"
+PYTEST=1 tools/experiments/gpu_suite.sh "$BIN" "$O"
 echo "== E95b context-matched A/B ($(date +%T))"
 (cd tools/experiments && python3 plan_e95b_context.py pair ../../plans/h200.json "$O/ab") >/dev/null
 for r in PC1 PD1 PD2 PC2; do

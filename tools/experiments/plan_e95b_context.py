@@ -8,9 +8,9 @@ prepare the same packed rows (gemv_stream allocates nothing); they differ only a
 `pair PLAN_IN OUT_DIR` writes OUT_DIR/pc.json and pd.json; `summary AB_DIR` prints PD against PC per
 M from AB_DIR/ctx-{PC1,PD1,PD2,PC2}.json (mean paired ratio and mean time). Information only: no
 plan is written (the session's device time has no room for a plan A/B and results)."""
-import copy, json, os, statistics as st, sys
+import copy, json, os, sys
 
-from plan_rule import pct, set_range, write_plan
+from plan_rule import matched_plans, set_range, write_plan
 
 NEW = 'fragment_stream_zw.kw16.wn4'
 
@@ -24,17 +24,7 @@ def pair(plan_in, out_dir):
 
 
 def summary(ab_dir):
-    runs = {}
-    for r in ('PC1', 'PD1', 'PD2', 'PC2'):
-        for c in json.load(open(os.path.join(ab_dir, f'ctx-{r}.json')))['cases']:
-            runs.setdefault((r[:2], c['m']), []).append((c['ratio'], c['cand_us'], c['base_us'], c['method']))
-    for m in sorted({k[1] for k in runs}):
-        a, b = runs[('PC', m)], runs[('PD', m)]
-        ra, ta, ba = (st.mean(x[i] for x in a) for i in range(3))
-        rb, tb, bb = (st.mean(x[i] for x in b) for i in range(3))
-        print(f'E95b ctx unpooler M {m}: PC {a[0][3]} {ta:.2f} us (base {ba:.2f}, ratio {ra:.3f}) | '
-              f'PD {b[0][3]} {tb:.2f} us (base {bb:.2f}, ratio {rb:.3f}) | ratio {pct(rb / ra - 1)}, '
-              f'time {pct(ta / tb - 1)}')
+    matched_plans(ab_dir, 'PC', 'PD', 'E95b')
 
 
 if __name__ == '__main__':

@@ -3,7 +3,8 @@ plan_x_from_e71.py), 21 (plan_w_from_e72.py, plan_x_from_e74.py) and 22 (plan_y_
 plan_y_from_e78.py, plan_z_from_e80.py) and 23 (plan_aa_from_e81.py, plan_z2_from_e80b.py,
 plan_z2_from_e82.py): read a same-binary A/B's bench JSONs, read a `projkit check` verdict, move an M
 range of a plan to another method, write a plan in the layout of plans/h200.json; session 22's
-candidate span and best-candidate choice; session 23's rule for a range without scored M."""
+candidate span and best-candidate choice; session 23's rule for a range without scored M; session
+30's A/B of two plans that prepare the same methods (matched_plans)."""
 import glob, json, os, statistics as st
 
 SCORED = (1, 8, 16, 32, 128, 256)  # the default workload's loads
@@ -154,3 +155,24 @@ def rule_main(argv, tag, label, ranges, name):
     if move_ranges(load_ab(ab_dir, tag), ab_dir, plan, label, ranges):
         write_plan(plan, plan_out)
         print(f'plan {name} written to {plan_out}')
+
+
+def matched_plans(ab_dir, a, b, label):
+    """Session 30's context-matched A/B (ledger P30): `projkit bench --plan` JSONs
+    AB_DIR/ctx-{a}1, {b}1, {b}2, {a}2 .json of plans a and b, which prepare the same methods and differ
+    in which one runs. Prints plan b against plan a per M (mean time, baseline and paired ratio of
+    the two runs of each) and returns {m: min(ratio gain, time gain)}."""
+    runs = {}
+    for r in (f'{a}1', f'{b}1', f'{b}2', f'{a}2'):
+        for c in json.load(open(os.path.join(ab_dir, f'ctx-{r}.json')))['cases']:
+            runs.setdefault((r[:-1], c['m']), []).append((c['ratio'], c['cand_us'], c['base_us'], c['method']))
+    gains = {}
+    for m in sorted({key[1] for key in runs}):
+        x, y = runs[(a, m)], runs[(b, m)]
+        rx, tx, bx = (st.mean(v[i] for v in x) for i in range(3))
+        ry, ty, by = (st.mean(v[i] for v in y) for i in range(3))
+        gains[m] = min(ry / rx, tx / ty) - 1
+        print(f'{label} ctx unpooler M {m}: {a} {x[0][3]} {tx:.2f} us (base {bx:.2f}, ratio {rx:.3f}) | '
+              f'{b} {y[0][3]} {ty:.2f} us (base {by:.2f}, ratio {ry:.3f}) | ratio {pct(ry / rx - 1)}, '
+              f'time {pct(tx / ty - 1)}')
+    return gains

@@ -13,9 +13,9 @@ which one runs at M 3..8:
 `rule AB_DIR PLAN_IN PLAN_OUT`: PB against PA per M, gain = min(mean ratio gain, mean time gain);
 plan Z9 = PLAN_IN with unpooler M 3..8 on fragment_stream_zw.kw16.wn4 if the gain is >= +1 % at M 8
 (scored) and >= 0 at M 3 and 5; M 2 (gemv in both) is the control."""
-import copy, json, os, statistics as st, sys
+import copy, json, os, sys
 
-from plan_rule import pct, set_range, write_plan
+from plan_rule import matched_plans, set_range, write_plan
 
 INC, NEW = 'kperm_splitk_zw.wr4.wk2.u8', 'fragment_stream_zw.kw16.wn4'
 
@@ -32,19 +32,7 @@ def pair(plan_in, out_dir):
 
 
 def rule(ab_dir, plan_in, plan_out):
-    runs = {}
-    for r in ('PA1', 'PB1', 'PB2', 'PA2'):
-        for c in json.load(open(os.path.join(ab_dir, f'ctx-{r}.json')))['cases']:
-            runs.setdefault((r[:2], c['m']), []).append((c['ratio'], c['cand_us'], c['base_us'], c['method']))
-    gains = {}
-    for m in (2, 3, 5, 8):
-        a, b = runs[('PA', m)], runs[('PB', m)]
-        ra, ta, ba = (st.mean(x[i] for x in a) for i in range(3))
-        rb, tb, bb = (st.mean(x[i] for x in b) for i in range(3))
-        gains[m] = min(rb / ra, ta / tb) - 1
-        print(f'E95 ctx unpooler M {m}: PA {a[0][3]} {ta:.2f} us (base {ba:.2f}, ratio {ra:.3f}) | '
-              f'PB {b[0][3]} {tb:.2f} us (base {bb:.2f}, ratio {rb:.3f}) | ratio {pct(rb / ra - 1)}, '
-              f'time {pct(ta / tb - 1)}')
+    gains = matched_plans(ab_dir, 'PA', 'PB', 'E95')
     if gains[8] >= 0.01 and gains[3] >= 0 and gains[5] >= 0:
         plan = json.load(open(plan_in))
         set_range(plan, 'unpooler', 3, 8, NEW)
