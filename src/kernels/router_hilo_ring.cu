@@ -68,19 +68,18 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int WMC = 0, int AR = 0>
+template <int ZW, int WMC = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, WMC, AR>;
-    case 64: return router_hilo_ring_kernel<64, ZW, WMC, AR>;
-    case 128: return router_hilo_ring_kernel<128, ZW, WMC, AR>;
-    case 192: return router_hilo_ring_kernel<192, ZW, WMC, AR>;
-    case 256: return router_hilo_ring_kernel<256, ZW, WMC, AR>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC>;
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int ar = 0) {
-  if (ar == 1) return zw == 1 && wmc == 1 ? kernel_for_zw<1, 1, 1>(tn) : nullptr;
+KernelFn kernel_for(int tn, int zw, int wmc = 0) {
   if (wmc == 1) return zw == 1 ? kernel_for_zw<1, 1>(tn) : nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
@@ -94,7 +93,6 @@ struct Tiling {
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
   int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83)
-  int ar = 0;     // 1 = each K split starts its adds at its own token (E96; wmc1 only)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -102,7 +100,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0), cfg.get("ar", 0)};
+          cfg.get("wmc", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -128,7 +126,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wmc != 0 && t.wmc != 1) return "router_hilo_ring: wmc must be 0 or 1";
   if (t.wmc == 1 && (t.ts != int(kWmcCluster) || t.zw != 1))
     return "router_hilo_ring: wmc1 (W multicast over the token slices) needs ts = 2 and zw = 1";
-  if (t.ar != 0 && (t.ar != 1 || t.wmc != 1)) return "router_hilo_ring: ar must be 0, or 1 with wmc1 (the instantiated rotated adds)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -149,7 +146,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.ar);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -198,7 +195,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.ar), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc), x_map,
                                                     packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -301,11 +298,6 @@ std::vector<Config> ring_configs() {
       // Measured (H200, 200 pairs, same binary, against the plan's zw1 / zw1.early1): +1.7..+6.0 %
       // at M 65..78, +0.8 / +2.6 / +2.2 / +3.7 / +0.1 / +6.2 % at M 106 / 128 / 160 / 192 / 224 / 256.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}}},
-      // E96 (session 31): wmc1 with each K split starting its adds at its own token (ar1). The 16
-      // splits of a y block leave their main loops within ~0.5 us of each other and each adds its
-      // 64 x mt tile in the same order, so 16 red.v4 at once target one y line; P8 / session 27's
-      // stamps give the adds 1.1-1.2 us at M 128 / 256 for 4-8 red.v4 per thread.
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"ar", 1}}},
   };
 }
 

@@ -112,10 +112,7 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // of both CTAs released it (empty count x 2, remote arrivals, only for stages that are refilled).
 // An empty slice (m < 2) still streams and multicasts its half of W (its x stage is left unloaded:
 // its accumulators are never stored), adds nothing.
-// AR: 0 = every K split adds its tile token 0 first; 1 (E96, config key ar1; wmc1 only) = K split x
-// starts its adds at token x * m_loc / split and wraps, so the split CTAs of a y block, which reach
-// their adds together, hit different y lines at once instead of all 16 the same one.
-template <int TN, int ZW, int WMC = 0, int AR = 0>
+template <int TN, int ZW, int WMC = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -127,7 +124,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
-  static_assert(AR == 0 || (AR == 1 && WMC == 1), "AR: 0, or 1 (rotated add order; instantiated with wmc1 only)");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -314,10 +310,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   const int f4_per_t = 16 * wgn;  // float4 per token of this CTA's 64 * wgn rows
   const int row0 = rt0 * kRows;
   float* yt = y + int64_t(t0) * n;
-  const int n_f4 = m_loc * f4_per_t;
-  const int rot = AR ? (int(blockIdx.x) * m_loc / int(gridDim.x)) * f4_per_t : 0;  // AR: this split's first token
-  for (int f0 = tid; f0 < n_f4; f0 += 128 * kConsumerWGs) {
-    const int f = AR && f0 + rot >= n_f4 ? f0 + rot - n_f4 : f0 + rot;
+  for (int f = tid; f < m_loc * f4_per_t; f += 128 * kConsumerWGs) {
     const int t = f / f4_per_t, c4 = f % f4_per_t;
     const int r = c4 >> 4, col = (c4 & 15) * 4;
     float4 sum = *reinterpret_cast<const float4*>(P + (r * TN + t) * kPStride + col);

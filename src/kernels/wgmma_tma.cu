@@ -37,7 +37,6 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
-#include <tuple>
 #include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdlib>  // getenv (P11's rotation), strtoul
@@ -121,17 +120,6 @@ KernelFn red5_kernel_for(int kord) {
     if (kord == 1) return wgmma_tma_red5_kernel<BM, 1>;  // ki1
     if (kord == 5) return wgmma_tma_red5_kernel<BM, 5>;  // ki1.ko1
   }
-  // E96 (ar1: rotated adds) on the plan's red5 tiles of the scored M 128 / 256 cases only
-  if constexpr (BM == 64) {
-    if (kord == 385) return wgmma_tma_red5_kernel<BM, 385>;  // ki1.wmc1.ar1 (qkv M 84..128)
-  }
-  if constexpr (BM == 128) {
-    if (kord == 257) return wgmma_tma_red5_kernel<BM, 257>;  // ki1.ar1 (pooler M 65..128)
-    if (kord == 385) return wgmma_tma_red5_kernel<BM, 385>;  // ki1.wmc1.ar1 (pooler M 256)
-  }
-  if constexpr (BM == 256) {
-    if (kord == 261) return wgmma_tma_red5_kernel<BM, 261>;  // ki1.ko1.ar1 (qkv M 193..256)
-  }
   return nullptr;
 }
 KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
@@ -146,11 +134,11 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
 // wsl1 << 3 | ls1 << 4 | wsl2 << 5 | wmc1 << 7 (W multicast pair over the two token tiles, E87;
-// bit 6 was E86's x multicast pair, removed) | ar1 << 8 (rotated adds, E96).
+// bit 6 was E86's x multicast pair, removed).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("ar", 0) != 0 ? 256 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -653,19 +641,6 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"ls", 1});
     list.push_back(c);
   }
-  // ---- E96 (session 31): the red5 tiles plan Z9 runs at the scored qkv / pooler M 128 / 256 with
-  // rotated adds (ar1: K split ks starts at token row ks * live / split). With ki1 the `split` CTAs
-  // of a y tile leave their main loops together and add in the same order, so each y line takes
-  // `split` bf16x2 adds at once (P25c: the adds cost 0.82 / 2.07 us at pooler M 128 / 256).
-  for (const auto& [bm, split, ko, wmc] : {std::tuple{64, 3, 0, 1}, std::tuple{128, 4, 0, 0}, std::tuple{128, 2, 0, 1},
-                                          std::tuple{256, 7, 1, 0}}) {
-    Config c = with_rk(cfg(bm, split, 1, 1, 5));
-    c.params.push_back({"ki", 1});
-    if (ko) c.params.push_back({"ko", 1});
-    if (wmc) c.params.push_back({"wmc", 1});
-    c.params.push_back({"ar", 1});
-    list.push_back(c);
-  }
   return list;
 }
 
@@ -730,10 +705,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
            "bm 128 (E89c)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
   if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
-  const int ar = c.get("ar", 0);
-  if (ar != 0 && (ar != 1 || !kernel_for(bm, bn, rk == 1, kord_of(c))))
-    return "wgmma_tma: ar1 (rotated adds, E96) is instantiated for rk1 at bm64.ki1.wmc1, bm128.ki1, bm128.ki1.wmc1 "
-           "and bm256.ki1.ko1";
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))
     return "wgmma_tma: ki1 and ki1.ko1 are instantiated for rk1 (red5's own entry point) at bm 128, 192, 256; ko1 needs ki1";
   if (wt != 0) {  // work table (E58)

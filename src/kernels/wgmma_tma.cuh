@@ -528,11 +528,8 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     floor probe's bulk16k stream (P25b: that probe's first unit lands 0.4 us before the
 //     kernel's first stage). `ws` then carries the slabs and `w_rows` their row count N (a unit
 //     (kb, n0) starts at byte (kb * N + n0) * 128).
-//   kAR (config key ar1, E96, red5 rk1 only): K split ks starts its adds at token row
-//     ks * live / split and wraps, so the split CTAs of one y tile, which reach their adds together
-//     (ki1), do not all add into the same y lines at once.
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false, bool kWMC = false, bool kAR = false>
+          bool kWB = false, bool kWMC = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -559,7 +556,6 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
   static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
-  static_assert(!kAR || !kWorkTable, "kAR: red5's equal split (rk1) only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -850,9 +846,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     constexpr int kChunks = BN / 8;
     const int live = live_rows();
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
-    const int rot = kAR ? (ks * live / split) * kChunks : 0;     // kAR: this K split's first token row
-    for (int i0 = tid; i0 < n_adds; i0 += 128 * kConsumerWGs) {
-      const int i = kAR && i0 + rot >= n_adds ? i0 + rot - n_adds : i0 + rot;
+    for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
       if (plain_stores)  // E87 with split 1: the whole sum, stored once
         *reinterpret_cast<uint4*>(y + int64_t(m0 + t) * n_out + n0 + c * 8) =
@@ -932,8 +926,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // KORD bit 16: the lean start (ls1, E85); bit 32: W's pre-swizzled slabs by bulk copy (wsl2, E85:
 // `ws` carries the slabs and the ignored mc slot their row count); bit 128 (64 was E86's x pair,
 // removed): W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
-// dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp); bit 256:
-// each K split's adds start at its own token row (ar1, E96).
+// dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
@@ -941,7 +934,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
   wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
-                 (KORD & 128) != 0, (KORD & 256) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws,
+                 (KORD & 128) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws,
                                     flags, stamps, nullptr, (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each

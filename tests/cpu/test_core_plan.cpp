@@ -211,8 +211,8 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos ||
-        c.ends_with(".wmc1") || c.ends_with(".ar1"))
-      continue;  // wsl1 / wsl2, wmc1 (E87) and ar1 (E96): their own tests below
+        c.ends_with(".wmc1"))
+      continue;  // wsl1 / wsl2 and wmc1 (E87): their own tests below
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -577,52 +577,6 @@ TEST(Methods, RouterRingEarlyFillConfig) {
   DeviceInfo ampere = d;
   ampere.cc_major = 8;
   EXPECT_NE(method_applicability(builtin_spec("router"), early, 65, 256, ampere), "");
-}
-
-// E96's rotated adds (ar1) are listed as the last key of the four red5 configs plan Z9 runs at the
-// scored qkv / pooler M 128 / 256; each applies exactly where its listed base does, and the host
-// refuses an ar1 config that has no instantiation by name.
-TEST(Methods, WgmmaTmaRotatedAddVariants) {
-  const DeviceInfo d = fake_h200();
-  const std::vector<std::string> listed = list_method_configs();
-  int n = 0;
-  for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".ar") == std::string::npos) continue;
-    ++n;
-    ASSERT_TRUE(c.ends_with(".ar1")) << c << ": ar1 is the last key";
-    const std::string base = c.substr(0, c.size() - 4);
-    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    EXPECT_NE(base.find(".red5.rk1.ki1"), std::string::npos) << c;
-    for (const char* fam : {"qkv", "pooler", "unpooler", "o"})
-      for (auto [lo, hi] : {std::pair{65, 128}, std::pair{129, 256}, std::pair{256, 256}})
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), base, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
-  }
-  EXPECT_EQ(n, 4);
-  auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 129, 192); };
-  const std::string inst = "ar1 (rotated adds, E96) is instantiated";
-  EXPECT_NE(why("wgmma_tma.bn128.bm192.split4.mc1.stages5.xfit1.red5.rk1.ki1.ar1").find(inst), std::string::npos);
-  auto why128 = [](const char* name) { return wgmma_tma_refusal("pooler", name, 65, 128); };
-  EXPECT_NE(why128("wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ar1").find(inst), std::string::npos);
-  EXPECT_NE(why128("wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.ar2").find(inst), std::string::npos);
-  EXPECT_EQ(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.ar1", 65, 128), "");
-}
-
-// router_hilo_ring's ar1 (E96: each K split starts its adds at its own token) is listed on the wmc1
-// config, applies over the router's whole M range, and is refused by name without wmc1.
-TEST(Methods, RouterRingRotatedAddConfig) {
-  const DeviceInfo d = fake_h200();
-  const std::string ar = "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.ar1";
-  const std::vector<std::string> listed = list_method_configs();
-  EXPECT_NE(std::find(listed.begin(), listed.end(), ar), listed.end());
-  EXPECT_EQ(method_applicability(builtin_spec("router"), ar, 1, 256, d), "");
-  const KernelFamily* fam = find_kernel_family("router_hilo_ring");
-  ASSERT_NE(fam, nullptr);
-  const ProjectionSpec& router = builtin_spec("router");
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.ar1", "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.ar2"})
-    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find("ar must be 0, or 1 with wmc1"), std::string::npos)
-        << bad;
 }
 
 // router_hilo_ring's wmc1 (E83: the two token slices of a K split share W by multicast, clusters
