@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Session 32, call 3's rule (fixed before the call): session 23's rule (plan_rule.best_candidate:
+per range the candidate whose span of measured M with gain >= 0 holds a scored M at >= +1 %, gain =
+min(ratio gain, time gain), a passing `projkit check`), over call 3's A/B (ab_configs.sh tag e97,
+200 pairs, the plan's method first): E97, P31's leads at the scored loads (session 32, call 2):
+- pooler M 65..128: bm128.split4 ...ki1 (plan) against the W multicast pair bm64.split2 ...ki1.wmc1
+  (P31 at M 128: +2.1 % ratio / +1.3 % time; E87 read -2.4 / -0.7 % at M 96 / 128); measured 65, 80,
+  96, 112, 128;
+- pooler M 6..64 and unpooler M 9..64: ...ki1.wsl1 (plan) against .wsl2.ls1 and .wsl2 (P31 at M 16 /
+  32: pooler +0.7 / +1.3 %, unpooler +1.0 / +1.3 % in ratio; E89b read +0.2..+0.6 %); measured
+  pooler 6, 8, 16, 32, 48, 64 and unpooler 9, 16, 32, 48, 64. All or nothing (E89c's reason): a
+  span that leaves part of the range on wsl1 would keep both slab copies (two 67 MB / 33.5 MB copies
+  per Projection), so only a span equal to the whole range moves.
+Usage: plan_z10_from_e97.py AB_DIR PLAN_IN PLAN_OUT"""
+import json
+import sys
+
+from plan_rule import best_candidate, load_ab, set_range, write_plan
+
+W = 'wgmma_tma.bn128'
+POOLER_128 = f'{W}.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1'
+PAIR_64 = f'{W}.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wmc1'
+SLAB = f'{W}.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1'
+RANGES = [  # (family, incumbent, candidates, range, measured M, all or nothing)
+    ('pooler', POOLER_128, [PAIR_64], (65, 128), (65, 80, 96, 112, 128), False),
+    ('pooler', f'{SLAB}.wsl1', [f'{SLAB}.wsl2.ls1', f'{SLAB}.wsl2'], (6, 64), (6, 8, 16, 32, 48, 64), True),
+    ('unpooler', f'{SLAB}.wsl1', [f'{SLAB}.wsl2.ls1', f'{SLAB}.wsl2'], (9, 64), (9, 16, 32, 48, 64), True),
+]
+# (family, M, configs) of the A/B: the incumbent first, as ab_configs.sh's CASES words
+CASES = [f'{fam}:{m}:{",".join([inc] + cands)}' for fam, inc, cands, _, ms, _ in RANGES for m in ms]
+
+
+def main(argv):
+    ab_dir, plan_in, plan_out = argv[1:4]
+    plan, ab, changed = json.load(open(plan_in)), load_ab(ab_dir, 'e97'), False
+    for fam, inc, cands, rng, measured, whole in RANGES:
+        label = f'E97 {fam} {rng[0]}..{rng[1]}'
+        pick = best_candidate(ab, ab_dir, label, fam, inc, cands, rng, measured)
+        if pick and whole and (pick[1], pick[2]) != rng:
+            print(f'{label}: span {pick[1]}..{pick[2]} is not the whole range (both slab copies): keep plan X')
+            pick = None
+        if pick:
+            set_range(plan, fam, pick[1], pick[2], pick[0])
+            changed = True
+    if changed:
+        write_plan(plan, plan_out)
+        print(f'plan Z10 written to {plan_out}')
+
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--cases']:
+        print(' '.join(CASES))
+    else:
+        main(sys.argv)
