@@ -132,27 +132,34 @@ def unscored_candidate(ab, ab_dir, fam, inc, cands, rng, measured):
     return (best[1], rng[0], rng[1]) if best else None
 
 
-def move_ranges(ab, ab_dir, plan, label, ranges):
+def move_ranges(ab, ab_dir, plan, label, ranges, whole=()):
     """Session 23's rules: for each (family, incumbent, candidates, (lo, hi), measured M) of ranges,
     best_candidate, or for a range with no scored M unscored_candidate; the pick's span moves in
-    plan (set_range). Returns whether the plan changed."""
+    plan (set_range). A range whose (family, lo, hi) is in `whole` moves only as a whole (session
+    32, E97: a partial move of a slab range would keep both slab copies). Returns whether the plan
+    changed."""
     changed = False
     for fam, inc, cands, rng, measured in ranges:
-        pick = best_candidate(ab, ab_dir, f'{label} {fam} {rng[0]}..{rng[1]}', fam, inc, cands, rng, measured)
+        tag = f'{label} {fam} {rng[0]}..{rng[1]}'
+        pick = best_candidate(ab, ab_dir, tag, fam, inc, cands, rng, measured)
         if pick is None and not any(rng[0] <= m <= rng[1] for m in SCORED):
             pick = unscored_candidate(ab, ab_dir, fam, inc, cands, rng, measured)
+        if pick and (fam, *rng) in whole and (pick[1], pick[2]) != tuple(rng):
+            print(f'{tag}: span {pick[1]}..{pick[2]} is not the whole range (both slab copies): keep plan X')
+            pick = None
         if pick:
             set_range(plan, fam, pick[1], pick[2], pick[0])
             changed = True
     return changed
 
 
-def rule_main(argv, tag, label, ranges, name):
+def rule_main(argv, tag, label, ranges, name, whole=()):
     """The command line of session 23's rules: RULE.py AB_DIR PLAN_IN PLAN_OUT; move_ranges over
-    the A/B of ab_configs.sh tag `tag`, and the plan written (as plan `name`) only if it changed."""
+    the A/B of ab_configs.sh tag `tag` (with `whole`), and the plan written (as plan `name`) only if
+    it changed."""
     ab_dir, plan_in, plan_out = argv[1:4]
     plan = json.load(open(plan_in))
-    if move_ranges(load_ab(ab_dir, tag), ab_dir, plan, label, ranges):
+    if move_ranges(load_ab(ab_dir, tag), ab_dir, plan, label, ranges, whole):
         write_plan(plan, plan_out)
         print(f'plan {name} written to {plan_out}')
 

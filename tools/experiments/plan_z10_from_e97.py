@@ -12,43 +12,25 @@ min(ratio gain, time gain), a passing `projkit check`), over call 3's A/B (ab_co
   span that leaves part of the range on wsl1 would keep both slab copies (two 67 MB / 33.5 MB copies
   per Projection), so only a span equal to the whole range moves.
 Usage: plan_z10_from_e97.py AB_DIR PLAN_IN PLAN_OUT"""
-import json
 import sys
 
-from plan_rule import best_candidate, load_ab, set_range, write_plan
+from plan_rule import rule_main
 
 W = 'wgmma_tma.bn128'
 POOLER_128 = f'{W}.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1'
 PAIR_64 = f'{W}.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wmc1'
 SLAB = f'{W}.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1'
-RANGES = [  # (family, incumbent, candidates, range, measured M, all or nothing)
-    ('pooler', POOLER_128, [PAIR_64], (65, 128), (65, 80, 96, 112, 128), False),
-    ('pooler', f'{SLAB}.wsl1', [f'{SLAB}.wsl2.ls1', f'{SLAB}.wsl2'], (6, 64), (6, 8, 16, 32, 48, 64), True),
-    ('unpooler', f'{SLAB}.wsl1', [f'{SLAB}.wsl2.ls1', f'{SLAB}.wsl2'], (9, 64), (9, 16, 32, 48, 64), True),
+RANGES = [  # (family, incumbent, candidates, range, measured M)
+    ('pooler', POOLER_128, [PAIR_64], (65, 128), (65, 80, 96, 112, 128)),
+    ('pooler', f'{SLAB}.wsl1', [f'{SLAB}.wsl2.ls1', f'{SLAB}.wsl2'], (6, 64), (6, 8, 16, 32, 48, 64)),
+    ('unpooler', f'{SLAB}.wsl1', [f'{SLAB}.wsl2.ls1', f'{SLAB}.wsl2'], (9, 64), (9, 16, 32, 48, 64)),
 ]
+WHOLE = {('pooler', 6, 64), ('unpooler', 9, 64)}  # the slab ranges: all or nothing
 # (family, M, configs) of the A/B: the incumbent first, as ab_configs.sh's CASES words
-CASES = [f'{fam}:{m}:{",".join([inc] + cands)}' for fam, inc, cands, _, ms, _ in RANGES for m in ms]
-
-
-def main(argv):
-    ab_dir, plan_in, plan_out = argv[1:4]
-    plan, ab, changed = json.load(open(plan_in)), load_ab(ab_dir, 'e97'), False
-    for fam, inc, cands, rng, measured, whole in RANGES:
-        label = f'E97 {fam} {rng[0]}..{rng[1]}'
-        pick = best_candidate(ab, ab_dir, label, fam, inc, cands, rng, measured)
-        if pick and whole and (pick[1], pick[2]) != rng:
-            print(f'{label}: span {pick[1]}..{pick[2]} is not the whole range (both slab copies): keep plan X')
-            pick = None
-        if pick:
-            set_range(plan, fam, pick[1], pick[2], pick[0])
-            changed = True
-    if changed:
-        write_plan(plan, plan_out)
-        print(f'plan Z10 written to {plan_out}')
-
+CASES = [f'{fam}:{m}:{",".join([inc] + cands)}' for fam, inc, cands, _, ms in RANGES for m in ms]
 
 if __name__ == '__main__':
     if sys.argv[1:] == ['--cases']:
         print(' '.join(CASES))
     else:
-        main(sys.argv)
+        rule_main(sys.argv, 'e97', 'E97', RANGES, 'Z10', WHOLE)
