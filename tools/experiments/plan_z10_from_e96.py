@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Session 31, call 1's rule (fixed before the call): session 23's rule (plan_rule.move_ranges: per
+"""Session 31, call 1's rule (fixed before the call; the call ran in session 32): session 23's rule (plan_rule.move_ranges: per
 range the candidate whose span of measured M with gain >= 0 holds a scored M at >= +1 %, gain =
 min(ratio gain, time gain), a passing `projkit check`), over call 1's A/B (ab_configs.sh tag e96,
 200 pairs, the plan's method first): E96, the rotated adds (ar1) of the plan's split-K kernels at

@@ -11,6 +11,8 @@ min(ratio gain, time gain), a passing `projkit check`), over call 3's A/B (ab_co
   pooler 6, 8, 16, 32, 48, 64 and unpooler 9, 16, 32, 48, 64. All or nothing (E89c's reason): a
   span that leaves part of the range on wsl1 would keep both slab copies (two 67 MB / 33.5 MB copies
   per Projection), so only a span equal to the whole range moves.
+Session 32's review folded the all-or-nothing check into plan_rule.move_ranges' `whole`; on call 3's
+files the rule prints the same lines and the same CASES as the version that ran.
 Usage: plan_z10_from_e97.py AB_DIR PLAN_IN PLAN_OUT"""
 import sys
 

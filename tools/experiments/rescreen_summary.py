@@ -9,20 +9,26 @@ import argparse
 import json
 
 
+def cell(name, r):
+    """One side of a row: config name (its last 44 characters), paired ratio, candidate us."""
+    if r is None:
+        return f"{name[-44:]:44s} {'-':>6s} {'-':>6s}"
+    us = f"{r['cand_us']:6.2f}" if r.get("cand_us") is not None else f"{'-':>6s}"
+    return f"{name[-44:]:44s} {r['ratio']:6.3f} {us}"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("log")
     p.add_argument("--lead", type=float, default=1.0, help="gain (%%) in ratio and in time that makes a lead")
     a = p.parse_args()
-    retest, screen, inc = {}, {}, {}
+    retest, inc = {}, {}
     with open(a.log) as f:
         for line in f:
             r = json.loads(line)
             key = (r.get("family"), r.get("m"))
             if r.get("type") == "retest" and "ratio" in r:
                 retest.setdefault(key, {})[r["config"]] = r
-            elif r.get("type") == "screen" and "ratio" in r:
-                screen.setdefault(key, {})[r["config"]] = r
             elif r.get("type") == "decision":
                 inc[key] = r["incumbent"]
     leads = 0
@@ -37,11 +43,6 @@ def main():
         best = max(others, key=lambda r: r["ratio"]) if others else None
         if i == "baseline":  # the baseline's time is the best challenger's paired base_us
             ir = {"ratio": 1.0, "cand_us": best["base_us"] if best else None}
-        def cell(name, r):
-            if r is None:
-                return f"{name[-44:]:44s} {'-':>6s} {'-':>6s}"
-            us = f"{r['cand_us']:6.2f}" if r.get("cand_us") is not None else f"{'-':>6s}"
-            return f"{name[-44:]:44s} {r['ratio']:6.3f} {us}"
         gain = ""
         if ir is not None and best is not None:
             g_ratio = (best["ratio"] / ir["ratio"] - 1) * 100
