@@ -221,4 +221,11 @@ __device__ __forceinline__ unsigned sm_id() {
   return r;
 }
 
+// Nanoseconds of the GPU's global timer (stamps builds and dev probes only: phase times across SMs).
+__device__ __forceinline__ unsigned long long globaltimer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 }  // namespace projkit::ptx

@@ -291,12 +291,7 @@ __device__ __forceinline__ unsigned red5_work_x(unsigned b, bool atomic_combine)
   return b;
 #endif
 }
-// Nanosecond global timer (dev phase probe only).
-__device__ __forceinline__ unsigned long long globaltimer_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+using ptx::globaltimer_ns;  // stamps builds: phase times (P4, P7, P8)
 // Four consecutive fp32 sums -> four bf16 of y (one 8-byte store; the host checks y is 8-B aligned).
 __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* y, int64_t offset, float4 v) {
   __nv_bfloat162 lo = __floats2bfloat162_rn(v.x, v.y), hi = __floats2bfloat162_rn(v.z, v.w);

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/ptx.cuh"  // ld_stream (16-byte no-allocate load), sm_id
+#include "kernels/ptx.cuh"  // ld_stream (16-byte no-allocate load), sm_id, globaltimer_ns
 
 namespace {
 
@@ -43,11 +43,7 @@ void check(cudaError_t e, const char* what) {
   }
 }
 
-__device__ __forceinline__ unsigned long long globaltimer_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+using ptx::globaltimer_ns;
 
 // (1) One record per CTA: its SM and its cluster (blockIdx.x / cluster size along x).
 __global__ void cluster_probe_kernel(unsigned* out) {
