@@ -11,13 +11,17 @@
 // (mad.lo.u32 with run-time operands, which ptxas cannot fold: S x 64 B of code); `loop4<S>` runs
 // the same S steps as 4 passes over an unrolled S/4-step body (the same instructions executed, a
 // quarter of the code).
-// Conditions: warm (the kernel right after itself: its code in L2 and in the SMs' caches) and
-// cold (right after the lab's write flush, lab::L2Flusher, as `projkit bench` does).
-// Prints per kernel and condition: code bytes, the median over SMs and launches of (end - entry),
-// its 90th percentile, and the median event time of the launch; then cold minus warm. Exits
-// non-zero on a CUDA error or a wrong checksum.
+// Conditions, each a sequence on one stream whose last kernel is timed:
+//   warm         kernel, stamp, kernel       its code in L2 and in the SMs' instruction caches
+//   cold         kernel, flush, kernel       the bench's write flush (2x L2) in between
+//   evicted      evictor, stamp, kernel      straight<4096> (256 KB of code) has run in between
+//   evicted+cold evictor, flush, kernel      both: the code comes from DRAM if from anywhere
+// `stamp` is the flush kernel with nothing to write; both record %globaltimer as they end, so the
+// timed kernel's start = its CTAs' entry stamp minus that end (launch gap + fetch of its first code).
+// Prints per kernel and condition the medians over SMs and launches of start and run (entry to
+// end), in us. Exits non-zero on a CUDA error or a wrong checksum.
 //
-//   build/projkit_dev_code_fetch [--reps 40]   (~5 s)
+//   build/projkit_dev_code_fetch [--reps 40]   (~10 s)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -28,7 +32,6 @@
 #include <vector>
 
 #include "kernels/ptx.cuh"  // globaltimer_ns
-#include "lab/timing.hpp"   // L2Flusher: the bench's write flush
 #include "projkit/projkit.hpp"
 
 namespace {
@@ -71,6 +74,16 @@ __global__ void __launch_bounds__(32) chain_kernel(unsigned a, unsigned b, int p
   }
 }
 
+// The bench's write flush (lab::L2Flusher's streaming 16-byte stores over >= 2x L2), which also
+// records when its last CTA ends; count 0: the stamp alone.
+__global__ void flush_stamp_kernel(uint4* __restrict__ buf, std::size_t count, unsigned value,
+                                   unsigned long long* end) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    buf[i] = make_uint4(value, value, value, value);
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(end, projkit::ptx::globaltimer_ns());
+}
+
 // The checksum thread 0 computes: the same chains on the host.
 unsigned host_sum(unsigned a, unsigned b, long steps) {
   unsigned c[4] = {0, 1, 2, 3};
@@ -104,62 +117,64 @@ int main(int argc, char** argv) {
     return 1;
   }
   const projkit::DeviceInfo dev = projkit::DeviceInfo::query(0);
-  const projkit::lab::L2Flusher flusher(dev, projkit::lab::FlushMode::write);
   const int grid = dev.sm_count;
   const unsigned a = 2654435761u, b = 97u;  // passed as kernel parameters
+  const std::size_t flush_bytes = (2 * dev.l2_bytes + (1u << 20) - 1) / (1u << 20) * (1u << 20);
 
   const Variant variants[] = {
       {"straight<0>", chain_kernel<0>, 0, 1},          {"straight<256>", chain_kernel<256>, 256, 1},
-      {"straight<1024>", chain_kernel<1024>, 1024, 1}, {"straight<4096>", chain_kernel<4096>, 4096, 1},
-      {"loop4<4096>", chain_kernel<1024>, 1024, 4},
+      {"straight<1024>", chain_kernel<1024>, 1024, 1}, {"loop4<1024>", chain_kernel<256>, 256, 4},
+      {"straight<4096>", chain_kernel<4096>, 4096, 1},
   };
-  unsigned long long* stamps = nullptr;
+  const Variant& evictor = variants[4];
+  uint4* flush = nullptr;
+  unsigned long long *stamps = nullptr, *end = nullptr;
   unsigned* out = nullptr;
+  check(cudaMalloc(&flush, flush_bytes), "cudaMalloc flush");
   check(cudaMalloc(&stamps, sizeof(unsigned long long) * 2 * grid), "cudaMalloc stamps");
+  check(cudaMalloc(&end, sizeof(unsigned long long)), "cudaMalloc end");
   check(cudaMalloc(&out, sizeof(unsigned) * grid), "cudaMalloc out");
   cudaStream_t s;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
-  cudaEvent_t e0, e1;
-  check(cudaEventCreate(&e0), "cudaEventCreate");
-  check(cudaEventCreate(&e1), "cudaEventCreate");
   std::vector<unsigned long long> h(2 * std::size_t(grid));
   std::vector<unsigned> hout(grid);
+  unsigned flush_value = 0;
 
-  std::printf("code_fetch on %s (%d SMs, L2 %zu MB, flush %zu MB): one warp per SM, us\n", prop.name, grid,
-              dev.l2_bytes >> 20, flusher.bytes() >> 20);
-  std::printf("%-16s %9s | %-30s | %-30s | %s\n", "kernel", "code KB", "warm: run median / p90 / event",
-              "cold: run median / p90 / event", "cold - warm (run median / event)");
+  std::printf("code_fetch on %s (%d SMs, L2 %zu MB, flush %zu MB): one warp per SM; medians over SMs and %d "
+              "launches, us\n",
+              prop.name, grid, dev.l2_bytes >> 20, flush_bytes >> 20, reps);
+  const char* conds[] = {"warm", "cold", "evicted", "evicted+cold"};
+  std::printf("%-15s %7s |", "kernel", "code KB");
+  for (const char* c : conds) std::printf(" %-12s start / run |", c);
+  std::printf("\n");
   int bad = 0;
   for (const Variant& v : variants) {
     const unsigned want = host_sum(a, b, long(v.body_steps) * v.passes);
-    double med[2], ev[2];
-    char cell[2][64];
-    for (int cold = 0; cold < 2; ++cold) {
-      std::vector<double> run, evt;
+    std::printf("%-15s %7.1f |", v.name, v.body_steps * 64 / 1024.0);
+    for (int c = 0; c < 4; ++c) {
+      const bool evict = c >= 2, cold = c == 1 || c == 3;
+      std::vector<double> start, run;
       for (int r = 0; r < reps; ++r) {
-        if (cold) flusher.enqueue(s);
-        else v.kernel<<<grid, 32, 0, s>>>(a, b, v.passes, stamps, out);  // the warm-up launch
-        check(cudaEventRecord(e0, s), "cudaEventRecord");
+        const Variant& first = evict ? evictor : v;
+        first.kernel<<<grid, 32, 0, s>>>(a, b, first.passes, stamps, out);
+        check(cudaMemsetAsync(end, 0, sizeof(unsigned long long), s), "cudaMemsetAsync");
+        flush_stamp_kernel<<<grid * 4, 512, 0, s>>>(flush, cold ? flush_bytes / sizeof(uint4) : 0, ++flush_value, end);
         v.kernel<<<grid, 32, 0, s>>>(a, b, v.passes, stamps, out);
-        check(cudaGetLastError(), "chain_kernel launch");
-        check(cudaEventRecord(e1, s), "cudaEventRecord");
+        check(cudaGetLastError(), "launch");
         check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-        float ms = 0.f;
-        check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
-        evt.push_back(1e3 * ms);
+        unsigned long long e = 0;
+        check(cudaMemcpy(&e, end, sizeof e, cudaMemcpyDeviceToHost), "copy");
         check(cudaMemcpy(h.data(), stamps, sizeof(unsigned long long) * h.size(), cudaMemcpyDeviceToHost), "copy");
         check(cudaMemcpy(hout.data(), out, sizeof(unsigned) * hout.size(), cudaMemcpyDeviceToHost), "copy");
-        for (int c = 0; c < grid; ++c) {
-          run.push_back(1e-3 * double(h[2 * c + 1] - h[2 * c]));
-          bad += hout[c] != want;
+        for (int k = 0; k < grid; ++k) {
+          start.push_back(1e-3 * double(int64_t(h[2 * k] - e)));
+          run.push_back(1e-3 * double(h[2 * k + 1] - h[2 * k]));
+          bad += hout[k] != want;
         }
       }
-      med[cold] = pct(run, 0.5);
-      ev[cold] = pct(evt, 0.5);
-      std::snprintf(cell[cold], sizeof cell[cold], "%7.2f / %7.2f / %7.2f", med[cold], pct(run, 0.9), ev[cold]);
+      std::printf(" %8.2f / %8.2f      |", pct(start, 0.5), pct(run, 0.5));
     }
-    std::printf("%-16s %9.1f | %-30s | %-30s | %+6.2f / %+6.2f\n", v.name, v.body_steps * 64 / 1024.0, cell[0], cell[1],
-                med[1] - med[0], ev[1] - ev[0]);
+    std::printf("\n");
   }
   if (bad) std::fprintf(stderr, "code_fetch: %d wrong checksums\n", bad);
   return bad ? 1 : 0;
