@@ -16,12 +16,17 @@
 //   cold         kernel, flush, kernel       the bench's write flush (2x L2) in between
 //   evicted      evictor, stamp, kernel      straight<4096> (256 KB of code) has run in between
 //   evicted+cold evictor, flush, kernel      both: the code comes from DRAM if from anywhere
+//   cublas8      gemm, flush, kernel         the bench's pairing: torch's cuBLAS call (bf16
+//   cublas256                                GemmEx, pooler shape N 4096 x K 8192, M 8 or 256) ran
+//                                            in between, as the baseline's replay does
 // `stamp` is the flush kernel with nothing to write; both record %globaltimer as they end, so the
 // timed kernel's start = its CTAs' entry stamp minus that end (launch gap + fetch of its first code).
 // Prints per kernel and condition the medians over SMs and launches of start and run (entry to
 // end), in us. Exits non-zero on a CUDA error or a wrong checksum.
 //
 //   build/projkit_dev_code_fetch [--reps 40]   (~10 s)
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -39,6 +44,12 @@ namespace {
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     std::fprintf(stderr, "code_fetch: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+void check_blas(cublasStatus_t e, const char* what) {
+  if (e != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "code_fetch: %s: %s\n", what, cublasGetStatusString(e));
     std::exit(1);
   }
 }
@@ -136,6 +147,26 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&out, sizeof(unsigned) * grid), "cudaMalloc out");
   cudaStream_t s;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  // The baseline's call (src/baseline/cublas_linear.cpp's arguments) on the pooler's shape.
+  constexpr int kN = 4096, kK = 8192, kMaxM = 256;
+  __nv_bfloat16 *w = nullptr, *x = nullptr, *y = nullptr;
+  void* ws = nullptr;
+  check(cudaMalloc(&w, sizeof(__nv_bfloat16) * kN * kK), "cudaMalloc w");
+  check(cudaMalloc(&x, sizeof(__nv_bfloat16) * kMaxM * kK), "cudaMalloc x");
+  check(cudaMalloc(&y, sizeof(__nv_bfloat16) * kMaxM * kN), "cudaMalloc y");
+  check(cudaMalloc(&ws, 32u << 20), "cudaMalloc cuBLAS workspace");
+  check(cudaMemset(w, 0, sizeof(__nv_bfloat16) * kN * kK), "cudaMemset w");
+  check(cudaMemset(x, 0, sizeof(__nv_bfloat16) * kMaxM * kK), "cudaMemset x");
+  cublasHandle_t blas;
+  check_blas(cublasCreate(&blas), "cublasCreate");
+  auto gemm = [&](int m) {
+    const float alpha = 1.0f, beta = 0.0f;
+    check_blas(cublasSetStream(blas, s), "cublasSetStream");
+    check_blas(cublasSetWorkspace(blas, ws, 32u << 20), "cublasSetWorkspace");
+    check_blas(cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, kN, m, kK, &alpha, w, CUDA_R_16BF, kK, x, CUDA_R_16BF, kK,
+                            &beta, y, CUDA_R_16BF, kN, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP),
+               "cublasGemmEx");
+  };
   std::vector<unsigned long long> h(2 * std::size_t(grid));
   std::vector<unsigned> hout(grid);
   unsigned flush_value = 0;
@@ -143,7 +174,7 @@ int main(int argc, char** argv) {
   std::printf("code_fetch on %s (%d SMs, L2 %zu MB, flush %zu MB): one warp per SM; medians over SMs and %d "
               "launches, us\n",
               prop.name, grid, dev.l2_bytes >> 20, flush_bytes >> 20, reps);
-  const char* conds[] = {"warm", "cold", "evicted", "evicted+cold"};
+  const char* conds[] = {"warm", "cold", "evicted", "evicted+cold", "cublas8", "cublas256"};
   std::printf("%-15s %7s |", "kernel", "code KB");
   for (const char* c : conds) std::printf(" %-12s start / run |", c);
   std::printf("\n");
@@ -151,12 +182,16 @@ int main(int argc, char** argv) {
   for (const Variant& v : variants) {
     const unsigned want = host_sum(a, b, long(v.body_steps) * v.passes);
     std::printf("%-15s %7.1f |", v.name, v.body_steps * 64 / 1024.0);
-    for (int c = 0; c < 4; ++c) {
-      const bool evict = c >= 2, cold = c == 1 || c == 3;
+    for (int c = 0; c < 6; ++c) {
+      const bool evict = c == 2 || c == 3, cold = c != 0 && c != 2;
       std::vector<double> start, run;
       for (int r = 0; r < reps; ++r) {
-        const Variant& first = evict ? evictor : v;
-        first.kernel<<<grid, 32, 0, s>>>(a, b, first.passes, stamps, out);
+        if (c >= 4) {
+          gemm(c == 4 ? 8 : 256);
+        } else {
+          const Variant& first = evict ? evictor : v;
+          first.kernel<<<grid, 32, 0, s>>>(a, b, first.passes, stamps, out);
+        }
         check(cudaMemsetAsync(end, 0, sizeof(unsigned long long), s), "cudaMemsetAsync");
         flush_stamp_kernel<<<grid * 4, 512, 0, s>>>(flush, cold ? flush_bytes / sizeof(uint4) : 0, ++flush_value, end);
         v.kernel<<<grid, 32, 0, s>>>(a, b, v.passes, stamps, out);
