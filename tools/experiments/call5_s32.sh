@@ -7,10 +7,5 @@
 # Usage: tools/experiments/call5_s32.sh BIN OUT_DIR   (~1 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-for run in 1 2; do
-  echo "== code_fetch run $run ($(date +%T))"
-  "$BIN/projkit_dev_code_fetch" --reps 40 2>&1 | tee "$O/code_fetch-$run.txt"
-  echo "rc=${PIPESTATUS[0]}"
-done
+tools/experiments/code_fetch_runs.sh "$BIN" "$O"
 PYTEST=1 tools/experiments/gpu_suite.sh "$BIN" "$O"
