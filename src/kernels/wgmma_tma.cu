@@ -37,6 +37,7 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <cstdlib>  // getenv (P11's rotation), strtoul
@@ -109,6 +110,7 @@ KernelFn red5_kernel_for(int kord) {
   if (kord == 9) return wgmma_tma_red5_kernel<BM, 9>;  // ki1.wsl1
   if constexpr (BM <= 128) {
     if (kord == 129) return wgmma_tma_red5_kernel<BM, 129>;  // ki1.wmc1 (E87)
+    if (kord == 385) return wgmma_tma_red5_kernel<BM, 385>;  // ki1.wmc1.xsh1 (E99: the last tile's x box inside x)
     // ki1.wsl2.ls1 (E85 at bm 64; bm 128 since E89c: qkv M 65..83 on the same pre-swizzled slab copy)
     if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;
   }
@@ -138,7 +140,7 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -641,6 +643,19 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"ls", 1});
     list.push_back(c);
   }
+  // ---- E99 (session 32): the W pairs with the last token tile's x box shifted inside x (xsh1). E98
+  // measured the pair bm128.split1 at unpooler M 193 / 201 / 209 / 217 / 223 at 31.05 / 29.28 / 27.26
+  // / 25.97 / 25.90 us: the emptier the second tile, the slower, as its boxes reach past x (E81).
+  // xsh1 loads that tile's last 128 (64) rows of x instead; the plan's pairs of partial tiles are
+  // bm64.split3 (qkv M 84..127), bm64.split1 (o M 72..127, unpooler M 88..117) and bm128.split1
+  // (unpooler M 224..255; and M 193..223 where the baseline runs).
+  for (const auto& [bm, split] : {std::pair{64, 1}, std::pair{64, 3}, std::pair{128, 1}}) {
+    Config c = with_rk(cfg(bm, split, 1, 1, 5));
+    c.params.push_back({"ki", 1});
+    c.params.push_back({"wmc", 1});
+    c.params.push_back({"xsh", 1});
+    list.push_back(c);
+  }
   return list;
 }
 
@@ -700,6 +715,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || ls != 0 || bm > 128)
       return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87)";
   }
+  const int xsh = c.get("xsh", 0);
+  if (xsh != 0 && (xsh != 1 || wmc != 1))
+    return "wgmma_tma: xsh must be 0, or 1 with wmc1 (the W pair's last token tile, E99)";
   if ((wsl == 2 || ls == 1) && (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
     return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85), and wsl2.ls1 at "
            "bm 128 (E89c)";

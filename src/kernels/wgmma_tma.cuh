@@ -523,8 +523,12 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     floor probe's bulk16k stream (P25b: that probe's first unit lands 0.4 us before the
 //     kernel's first stage). `ws` then carries the slabs and `w_rows` their row count N (a unit
 //     (kb, n0) starts at byte (kb * N + n0) * 128).
+//   kXS (config key xsh1, E99, with kWMC only): a partial last token tile (m0 < m < m0 + BM, m >= BM)
+//     loads its x box at row m - BM instead of m0, so no box reaches past x (E98: the W pair with a
+//     mostly empty second tile ran 31 us at unpooler M 193 against 26 us from M 224, its boxes mostly
+//     outside x); the rows it shares with the tile before are computed again and not stored.
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false, bool kWMC = false>
+          bool kWB = false, bool kWMC = false, bool kXS = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -551,6 +555,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
   static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
+  static_assert(!kXS || kWMC, "kXS: the W pair's last token tile (wmc1) only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -592,6 +597,10 @@ __device__ __forceinline__ void wgmma_tma_body(
   const int m0 = int(blockIdx.y) * BM;
   // Token rows of this CTA's tile that exist (wmc1: 0 in the padding tile of m <= bm).
   auto live_rows = [&]() { return kWMC ? max(0, min(BM, m - m0)) : min(BM, m - m0); };
+  // kXS: the first x row the tile loads (its last BM rows of x when it is a partial last tile of m
+  // >= BM); x_shift = the rows it loads ahead of m0, which it computes and does not store.
+  const int m0x = kXS && m >= BM && m0 + BM > m ? m - BM : m0;
+  const int x_shift = kXS ? m0 - m0x : 0;
   // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
   // itself for contiguous ranges; with kKI > 0 the numbers are 0..count-1 (a cycle of kKI * split
   // k-blocks gives kKI to each split; the last, partial cycle gives its first splits what is left).
@@ -671,7 +680,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     for (int j = 0; j < n_first; ++j) {
       mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
       if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
-      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0, pol_x);
+      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, kXS ? m0x : m0, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
       if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -746,7 +755,7 @@ __device__ __forceinline__ void wgmma_tma_body(
         }
         if (!(probe & 1u)) {
           if (mc == 1)
-            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, m0, pol_x);
+            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, kXS ? m0x : m0, pol_x);
           else
             tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s),
                                   kb_of(kb) * kBlockK, m0 + g * slice_rows, mask, pol_x);
@@ -830,7 +839,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
   if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
-    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? live_rows() : BM);
+    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? (kXS ? x_shift + live_rows() : live_rows()) : BM);
   else  // P[BM t][kStride] fp32
     park_partial_f32<BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
@@ -843,11 +852,12 @@ __device__ __forceinline__ void wgmma_tma_body(
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
     for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
+      const int tp = kXS ? x_shift + t : t;  // its parked row (kXS: past the rows shared with the tile before)
       if (plain_stores)  // E87 with split 1: the whole sum, stored once
         *reinterpret_cast<uint4*>(y + int64_t(m0 + t) * n_out + n0 + c * 8) =
-            ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2));
+            ld_smem_u4(base + uint32_t((tp * kStrideB + c * 8) * 2));
       else
-        ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((t * kStrideB + c * 8) * 2)));
+        ptx::red_add_bf16x8(y + int64_t(m0 + t) * n_out + n0 + c * 8, ld_smem_u4(base + uint32_t((tp * kStrideB + c * 8) * 2)));
     }
     stamp(6);  // (red5: slots 4 and 5 belong to the start-up probes above)
     return;
@@ -921,7 +931,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 // KORD bit 16: the lean start (ls1, E85); bit 32: W's pre-swizzled slabs by bulk copy (wsl2, E85:
 // `ws` carries the slabs and the ignored mc slot their row count); bit 128 (64 was E86's x pair,
 // removed): W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
-// dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp).
+// dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp); bit 256
+// (with 128): the pair's partial last tile loads the last BM rows of x (xsh1, E99).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
@@ -929,8 +940,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
   wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
-                 (KORD & 128) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages, x_rows, /*red=*/5, ws,
-                                    flags, stamps, nullptr, (KORD & 32) != 0 ? mc_or_w_rows : 0);
+                 (KORD & 128) != 0, (KORD & 256) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
+                                                       x_rows, /*red=*/5, ws, flags, stamps, nullptr,
+                                                       (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }
 // Work table (E58): red5 only, grid = (CTAs of the table, 1), one token tile (m <= BM); each
 // tile's member count (its split) comes from the table. WSL: W as k-block slabs (wsl1, E65).

@@ -211,8 +211,8 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos ||
-        c.ends_with(".wmc1"))
-      continue;  // wsl1 / wsl2 and wmc1 (E87): their own tests below
+        c.ends_with(".wmc1") || c.ends_with(".xsh1"))
+      continue;  // wsl1 / wsl2, wmc1 (E87) and xsh1 (E99): their own tests below
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -577,6 +577,34 @@ TEST(Methods, RouterRingEarlyFillConfig) {
   DeviceInfo ampere = d;
   ampere.cc_major = 8;
   EXPECT_NE(method_applicability(builtin_spec("router"), early, 65, 256, ampere), "");
+}
+
+// E99's shifted x box (xsh1) is listed as the last key of three W pair configs; each applies
+// exactly where its wmc1 base does, and the host refuses xsh1 without wmc1, or any other value, by name.
+TEST(Methods, WgmmaTmaShiftedXBoxVariants) {
+  const DeviceInfo d = fake_h200();
+  const std::vector<std::string> listed = list_method_configs();
+  int n = 0;
+  for (const std::string& c : listed) {
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".xsh") == std::string::npos) continue;
+    ++n;
+    ASSERT_TRUE(c.ends_with(".wmc1.xsh1")) << c << ": xsh1 is the last key, after wmc1";
+    const std::string base = c.substr(0, c.size() - 5);
+    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
+    for (const char* fam : {"qkv", "pooler", "unpooler", "o"})
+      for (auto [lo, hi] : {std::pair{1, 64}, std::pair{65, 128}, std::pair{129, 256}, std::pair{193, 223}})
+        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
+                  method_applicability(builtin_spec(fam), base, lo, hi, d))
+            << c << " " << fam << " " << lo << ".." << hi;
+  }
+  EXPECT_EQ(n, 3);
+  auto why = [](const char* name) { return wgmma_tma_refusal("unpooler", name, 193, 223); };
+  const std::string rule = "xsh must be 0, or 1 with wmc1";
+  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.xsh1", 65, 128)
+                .find(rule),
+            std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh2").find(rule), std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh1"), "");
 }
 
 // router_hilo_ring's wmc1 (E83: the two token slices of a K split share W by multicast, clusters
