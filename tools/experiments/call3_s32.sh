@@ -12,9 +12,5 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 S=wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1
 tools/experiments/check_candidates.sh "$BIN" "$O/ab" '' "pooler:65..128:$S.wmc1" \
   "pooler:6..64:$S.wsl2.ls1" "pooler:6..64:$S.wsl2" "unpooler:9..64:$S.wsl2.ls1" "unpooler:9..64:$S.wsl2"
-echo "== E97 A/B ($(date +%T))"
-CASES=$(cd tools/experiments && python3 plan_z10_from_e97.py --cases)
-CASES=$CASES PAIRS=200 TAG=e97 KEEP_JSON=1 timeout 400 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
-cat "$O/ab/summary-e97.txt"
-RESULTS=0 tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z10_from_e97.py Z10
+RESULTS=0 tools/experiments/ab_rule_ship.sh "$BIN" "$O" e97 plan_z10_from_e97.py Z10 400
 echo "done ($SECONDS s)"

@@ -11,9 +11,5 @@ BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 tools/experiments/check_candidates.sh "$BIN" "$O/ab" '' \
   "unpooler:193..223:wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1"
-echo "== E98 A/B ($(date +%T))"
-CASES=$(cd tools/experiments && python3 plan_z10c_from_e98.py --cases)
-CASES=$CASES PAIRS=200 TAG=e98 KEEP_JSON=1 timeout 200 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
-cat "$O/ab/summary-e98.txt"
-RESULTS=1 LEFT_S=580 tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z10c_from_e98.py Z10c
+RESULTS=1 LEFT_S=580 tools/experiments/ab_rule_ship.sh "$BIN" "$O" e98 plan_z10c_from_e98.py Z10c 200
 echo "done ($SECONDS s)"

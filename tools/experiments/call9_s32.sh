@@ -19,9 +19,5 @@ tools/experiments/check_candidates.sh "$BIN" "$O/ab" 'Dense/WgmmaTmaRed5.*' \
   "unpooler:88..117:$X.bm64.split1.mc1.stages8.xfit1.red5.rk1.ki1.wmc1.xsh1" \
   "unpooler:193..255:$X.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh1"
 grep -E "^\[  FAILED  \]" "$O/ab/gtest.txt" | head -8
-echo "== E99 A/B ($(date +%T))"
-CASES=$(cd tools/experiments && python3 plan_z10c_from_e99.py --cases)
-CASES=$CASES PAIRS=200 TAG=e99 KEEP_JSON=1 timeout 240 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
-cat "$O/ab/summary-e99.txt"
-RESULTS=1 LEFT_S=420 tools/experiments/rule_and_ship.sh "$BIN" "$O" plan_z10c_from_e99.py Z10c
+RESULTS=1 LEFT_S=420 tools/experiments/ab_rule_ship.sh "$BIN" "$O" e99 plan_z10c_from_e99.py Z10c 240
 echo "done ($SECONDS s)"

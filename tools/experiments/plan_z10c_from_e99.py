@@ -9,13 +9,15 @@ every box inside x), so it can only tie or gain; it ties where that tile is near
   mean over them, with a passing `projkit check`.
 - on the baseline now: unpooler M 193..207 and 209..223 (M 208 keeps cuBLASLt). Session 23's rule
   for an unscored range (plan_rule.unscored_candidate): every measured M >= +1 %.
+Session 32's review: the baseline ranges go through plan_rule.move_ranges (the same rule; on call 9's
+files the same plan, its lines worded as move_ranges words them).
 Usage: plan_z10c_from_e99.py AB_DIR PLAN_IN PLAN_OUT"""
 import json
 import os
 import statistics as st
 import sys
 
-from plan_rule import check_passed, gain, load_ab, pct, set_range, unscored_candidate, write_plan
+from plan_rule import check_passed, gain, load_ab, move_ranges, pct, set_range, write_plan
 
 W = 'wgmma_tma.bn128'
 P64_1 = f'{W}.bm64.split1.mc1.stages8.xfit1.red5.rk1.ki1.wmc1'
@@ -48,16 +50,9 @@ def main(ab_dir, plan_in, plan_out):
         if ok:
             set_range(plan, fam, lo, hi, cand)
             changed = True
-    for fam, rng, ms in BASE_RANGES:
-        cand = P128_1 + '.xsh1'
-        g = {m: gain(ab[(fam, m)]['baseline'], ab[(fam, m)][cand]) if 'baseline' in ab.get((fam, m), {}) and
-             cand in ab.get((fam, m), {}) else None for m in ms}
-        print(f'E99 {fam} {rng[0]}..{rng[1]} {cand} against the baseline: ' +
-              ', '.join(f'M {m} {pct(v)}' for m, v in g.items()))
-        pick = unscored_candidate(ab, ab_dir, fam, 'baseline', [cand], rng, ms)
-        if pick:
-            set_range(plan, fam, pick[1], pick[2], pick[0])
-            changed = True
+    # the baseline ranges: plan_rule.move_ranges (no scored M: session 23's unscored rule)
+    base = [(fam, 'baseline', [P128_1 + '.xsh1'], rng, ms) for fam, rng, ms in BASE_RANGES]
+    changed = move_ranges(ab, ab_dir, plan, 'E99', base) or changed
     if changed:
         write_plan(plan, plan_out)
         print(f'plan Z10c written to {plan_out}')
