@@ -600,7 +600,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   // kXS: the first x row the tile loads (its last BM rows of x when it is a partial last tile of m
   // >= BM); x_shift = the rows it loads ahead of m0, which it computes and does not store.
   const int m0x = kXS && m >= BM && m0 + BM > m ? m - BM : m0;
-  const int x_shift = kXS ? m0 - m0x : 0;
+  const int x_shift = m0 - m0x;
   // The loads of this CTA are numbered kb_begin..kb_end-1 and load k-block kb_of(v): the k-block
   // itself for contiguous ranges; with kKI > 0 the numbers are 0..count-1 (a cycle of kKI * split
   // k-blocks gives kKI to each split; the last, partial cycle gives its first splits what is left).
@@ -680,7 +680,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     for (int j = 0; j < n_first; ++j) {
       mbar_arrive_expect_tx(full_bar(j), uint32_t((probe & 2u ? 0 : kWBytes) + (probe & 1u ? 0 : x_rows * kBlockK * 2)));
       if (!(probe & 2u)) load_w(stage_w(j), full_bar(j), kb_of(kb_begin + j), pol_w);
-      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, kXS ? m0x : m0, pol_x);
+      if (!(probe & 1u)) tma_load_2d(stage_x(j), &tm_x, full_bar(j), kb_of(kb_begin + j) * kBlockK, m0x, pol_x);
 #ifdef PROJKIT_WGMMA_STAMPS
       if (stamps != nullptr && j == 0) stamps[cta_stamps + 11] = globaltimer_ns();  // P7: first TMA issued
 #endif
@@ -755,7 +755,7 @@ __device__ __forceinline__ void wgmma_tma_body(
         }
         if (!(probe & 1u)) {
           if (mc == 1)
-            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, kXS ? m0x : m0, pol_x);
+            tma_load_2d(stage_x(s), &tm_x, full_bar(s), kb_of(kb) * kBlockK, m0x, pol_x);
           else
             tma_load_2d_multicast(stage_x(s) + uint32_t(g * slice_rows * kBlockK * 2), &tm_x, full_bar(s),
                                   kb_of(kb) * kBlockK, m0 + g * slice_rows, mask, pol_x);
@@ -839,7 +839,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   constexpr int kStrideB = partial_stride_bf16(BN);
   static_assert(BM * kStrideB * 2 <= partial_bytes(BM, BN), "the bf16 partial tile fits where the fp32 one does");
   if (bf16_partials)  // P16[BM t][kStrideB] bf16; red5 reads only the live token rows
-    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? (kXS ? x_shift + live_rows() : live_rows()) : BM);
+    park_partial_bf16_stmatrix<BM>(base, acc, c, warp, lane, kStrideB, atomic_combine ? x_shift + live_rows() : BM);
   else  // P[BM t][kStride] fp32
     park_partial_f32<BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
@@ -852,7 +852,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     const int n_adds = probe_skip() & 8u ? 0 : live * kChunks;  // P13 bit 8: no adds
     for (int i = tid; i < n_adds; i += 128 * kConsumerWGs) {
       const int t = i / kChunks, c = i % kChunks;
-      const int tp = kXS ? x_shift + t : t;  // its parked row (kXS: past the rows shared with the tile before)
+      const int tp = x_shift + t;  // its parked row (kXS: past the rows shared with the tile before)
       if (plain_stores)  // E87 with split 1: the whole sum, stored once
         *reinterpret_cast<uint4*>(y + int64_t(m0 + t) * n_out + n0 + c * 8) =
             ld_smem_u4(base + uint32_t((tp * kStrideB + c * 8) * 2));

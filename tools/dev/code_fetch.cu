@@ -12,15 +12,17 @@
 // the same S steps as 4 passes over an unrolled S/4-step body (the same instructions executed, a
 // quarter of the code).
 // Conditions, each a sequence on one stream whose last kernel is timed:
-//   warm         kernel, stamp, kernel       its code in L2 and in the SMs' instruction caches
-//   cold         kernel, flush, kernel       the bench's write flush (2x L2) in between
-//   evicted      evictor, stamp, kernel      straight<4096> (256 KB of code) has run in between
-//   evicted+cold evictor, flush, kernel      both: the code comes from DRAM if from anywhere
-//   cublas8      gemm, flush, kernel         the bench's pairing: torch's cuBLAS call (bf16
-//   cublas256                                GemmEx, pooler shape N 4096 x K 8192, M 8 or 256) ran
-//                                            in between, as the baseline's replay does
-// `stamp` is the flush kernel with nothing to write; both record %globaltimer as they end, so the
-// timed kernel's start = its CTAs' entry stamp minus that end (launch gap + fetch of its first code).
+//   warm         kernel, stamp, kernel         its code in L2 and in the SMs' instruction caches
+//   cold         kernel, flush, stamp, kernel  the bench's write flush (lab::L2Flusher) in between
+//   evicted      evictor, stamp, kernel        straight<4096> (256 KB of code) has run in between
+//   evicted+cold evictor, flush, stamp, kernel both: the code comes from DRAM if from anywhere
+//   cublas8      gemm, flush, stamp, kernel    the bench's pairing: torch's cuBLAS call (bf16
+//   cublas256                                  GemmEx, pooler shape N 4096 x K 8192, M 8 or 256) ran
+//                                              in between, as the baseline's replay does
+// `stamp` is one thread recording %globaltimer, so the timed kernel's start = its CTAs' entry stamp
+// minus that (a launch gap + the fetch of its first code). Calls 5-7 of session 32 ran the versions
+// of commits af878fa / f99e5a3 / ed663d3, whose flush kernel recorded its own end and whose medians
+// were nearest-rank; this one uses the lab's flush and lab::median.
 // Prints per kernel and condition the medians over SMs and launches of start and run (entry to
 // end), in us. Exits non-zero on a CUDA error or a wrong checksum.
 //
@@ -37,6 +39,8 @@
 #include <vector>
 
 #include "kernels/ptx.cuh"  // globaltimer_ns
+#include "lab/stats.hpp"    // median
+#include "lab/timing.hpp"   // L2Flusher: the bench's write flush
 #include "projkit/projkit.hpp"
 
 namespace {
@@ -85,15 +89,8 @@ __global__ void __launch_bounds__(32) chain_kernel(unsigned a, unsigned b, int p
   }
 }
 
-// The bench's write flush (lab::L2Flusher's streaming 16-byte stores over >= 2x L2), which also
-// records when its last CTA ends; count 0: the stamp alone.
-__global__ void flush_stamp_kernel(uint4* __restrict__ buf, std::size_t count, unsigned value,
-                                   unsigned long long* end) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
-    buf[i] = make_uint4(value, value, value, value);
-  __syncthreads();
-  if (threadIdx.x == 0) atomicMax(end, projkit::ptx::globaltimer_ns());
-}
+// When the kernel before the timed one ends: one thread records %globaltimer.
+__global__ void end_stamp_kernel(unsigned long long* end) { *end = projkit::ptx::globaltimer_ns(); }
 
 // The checksum thread 0 computes: the same chains on the host.
 unsigned host_sum(unsigned a, unsigned b, long steps) {
@@ -110,11 +107,6 @@ struct Variant {
   int passes;
 };
 
-double pct(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,7 +122,7 @@ int main(int argc, char** argv) {
   const projkit::DeviceInfo dev = projkit::DeviceInfo::query(0);
   const int grid = dev.sm_count;
   const unsigned a = 2654435761u, b = 97u;  // passed as kernel parameters
-  const std::size_t flush_bytes = (2 * dev.l2_bytes + (1u << 20) - 1) / (1u << 20) * (1u << 20);
+  const projkit::lab::L2Flusher flusher(dev, projkit::lab::FlushMode::write);
 
   const Variant variants[] = {
       {"straight<0>", chain_kernel<0>, 0, 1},          {"straight<256>", chain_kernel<256>, 256, 1},
@@ -138,10 +130,8 @@ int main(int argc, char** argv) {
       {"straight<4096>", chain_kernel<4096>, 4096, 1},
   };
   const Variant& evictor = variants[4];
-  uint4* flush = nullptr;
   unsigned long long *stamps = nullptr, *end = nullptr;
   unsigned* out = nullptr;
-  check(cudaMalloc(&flush, flush_bytes), "cudaMalloc flush");
   check(cudaMalloc(&stamps, sizeof(unsigned long long) * 2 * grid), "cudaMalloc stamps");
   check(cudaMalloc(&end, sizeof(unsigned long long)), "cudaMalloc end");
   check(cudaMalloc(&out, sizeof(unsigned) * grid), "cudaMalloc out");
@@ -169,11 +159,10 @@ int main(int argc, char** argv) {
   };
   std::vector<unsigned long long> h(2 * std::size_t(grid));
   std::vector<unsigned> hout(grid);
-  unsigned flush_value = 0;
 
   std::printf("code_fetch on %s (%d SMs, L2 %zu MB, flush %zu MB): one warp per SM; medians over SMs and %d "
               "launches, us\n",
-              prop.name, grid, dev.l2_bytes >> 20, flush_bytes >> 20, reps);
+              prop.name, grid, dev.l2_bytes >> 20, flusher.bytes() >> 20, reps);
   const char* conds[] = {"warm", "cold", "evicted", "evicted+cold", "cublas8", "cublas256"};
   std::printf("%-15s %7s |", "kernel", "code KB");
   for (const char* c : conds) std::printf(" %-12s start / run |", c);
@@ -192,8 +181,8 @@ int main(int argc, char** argv) {
           const Variant& first = evict ? evictor : v;
           first.kernel<<<grid, 32, 0, s>>>(a, b, first.passes, stamps, out);
         }
-        check(cudaMemsetAsync(end, 0, sizeof(unsigned long long), s), "cudaMemsetAsync");
-        flush_stamp_kernel<<<grid * 4, 512, 0, s>>>(flush, cold ? flush_bytes / sizeof(uint4) : 0, ++flush_value, end);
+        if (cold) flusher.enqueue(s);
+        end_stamp_kernel<<<1, 1, 0, s>>>(end);
         v.kernel<<<grid, 32, 0, s>>>(a, b, v.passes, stamps, out);
         check(cudaGetLastError(), "launch");
         check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
@@ -207,7 +196,7 @@ int main(int argc, char** argv) {
           bad += hout[k] != want;
         }
       }
-      std::printf(" %8.2f / %8.2f      |", pct(start, 0.5), pct(run, 0.5));
+      std::printf(" %8.2f / %8.2f      |", projkit::lab::median(start), projkit::lab::median(run));
     }
     std::printf("\n");
   }
