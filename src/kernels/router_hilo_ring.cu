@@ -25,7 +25,9 @@
 //   wmc1 (E83): the two token slices of a (K split, row tile) are a cluster of 2 and multicast
 //   one W image each into both (W crosses L2 -> SM once, not twice); cooperative launch with
 //   cluster dims (1, 1, 2). 0.26-0.67 µs faster at every measured M of 65..256 in E83b (ledger;
-//   E83: -0.02..+0.5 µs, a tie at M 224).
+//   E83: -0.02..+0.5 µs, a tie at M 224). lf1 / lf2 (E101): the first 1 / 2 k-blocks of the
+//   fill loaded by each CTA for itself before the split cluster barrier's wait, so they do not
+//   wait for the peer.
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
 //   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
@@ -68,19 +70,21 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int WMC = 0>
+template <int ZW, int WMC = 0, int LF = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, WMC>;
-    case 64: return router_hilo_ring_kernel<64, ZW, WMC>;
-    case 128: return router_hilo_ring_kernel<128, ZW, WMC>;
-    case 192: return router_hilo_ring_kernel<192, ZW, WMC>;
-    case 256: return router_hilo_ring_kernel<256, ZW, WMC>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF>;
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw, int wmc = 0) {
-  if (wmc == 1) return zw == 1 ? kernel_for_zw<1, 1>(tn) : nullptr;
+KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0) {
+  if (wmc == 1 && zw == 1)
+    return lf == 0 ? kernel_for_zw<1, 1>(tn) : lf == 1 ? kernel_for_zw<1, 1, 1>(tn) : lf == 2 ? kernel_for_zw<1, 1, 2>(tn) : nullptr;
+  if (wmc == 1 || lf != 0) return nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
 // E83 (wmc1): the two token slices of a (K split, row tile) form a cluster along z.
@@ -93,6 +97,7 @@ struct Tiling {
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
   int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83)
+  int lf = 0;     // wmc1: the first lf k-blocks of the fill loaded locally, before the peer is waited for (E101)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -100,7 +105,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0)};
+          cfg.get("wmc", 0), cfg.get("lf", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -126,6 +131,9 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.wmc != 0 && t.wmc != 1) return "router_hilo_ring: wmc must be 0 or 1";
   if (t.wmc == 1 && (t.ts != int(kWmcCluster) || t.zw != 1))
     return "router_hilo_ring: wmc1 (W multicast over the token slices) needs ts = 2 and zw = 1";
+  if (t.lf < 0 || t.lf > 2) return "router_hilo_ring: lf must be 0, 1 or 2 (local first k-blocks, E101)";
+  if (t.lf != 0 && (t.wmc != 1 || t.early != 1))
+    return "router_hilo_ring: lf (local first k-blocks) needs wmc1 and early1";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -146,7 +154,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -195,7 +203,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf), x_map,
                                                     packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -298,6 +306,12 @@ std::vector<Config> ring_configs() {
       // Measured (H200, 200 pairs, same binary, against the plan's zw1 / zw1.early1): +1.7..+6.0 %
       // at M 65..78, +0.8 / +2.6 / +2.2 / +3.7 / +0.1 / +6.2 % at M 106 / 128 / 160 / 192 / 224 / 256.
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}}},
+      // E101 (session 33): wmc1 issues its whole fill only after a full cluster barrier (P26's
+      // stamps at M 128: mbarriers ready 1.15 us, first k-block issued 1.57, where early1 without
+      // the pair issues at once). lf1 / lf2 load k-block 0 (0 and 1) locally, both W images, before
+      // the wait; the rest is multicast as before (+8 / +16 KB of L2 -> SM bytes per CTA).
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}}},
+      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 2}}},
   };
 }
 

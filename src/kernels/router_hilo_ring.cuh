@@ -112,7 +112,11 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // of both CTAs released it (empty count x 2, remote arrivals, only for stages that are refilled).
 // An empty slice (m < 2) still streams and multicasts its half of W (its x stage is left unloaded:
 // its accumulators are never stored), adds nothing.
-template <int TN, int ZW, int WMC = 0>
+// LF: 0, or (E101, config key lf; WMC = 1 and early = 1) the first min(LF, stages) k-blocks of the
+// first fill are loaded by each CTA for itself (both images of each W tile, no multicast) before
+// it waits for its peer: the cluster barrier is split (arrive once this CTA's mbarriers exist,
+// wait before the first multicast), so the first stages leave without waiting for the peer.
+template <int TN, int ZW, int WMC = 0, int LF = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -124,6 +128,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
+  static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -189,13 +194,14 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
     if (WMC == 0 || m_loc > 0) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
   };
-  auto first_fill = [&]() {  // thread 0: the k-blocks of the first ring fill (early = 1)
+  const int n_local = LF == 0 ? 0 : LF < n_first ? LF : n_first;  // LF: k-blocks 0..n_local-1 of the fill stay local
+  auto first_fill = [&]() {  // thread 0: the k-blocks of the first ring fill (early = 1) after the local ones
     if (n_first > 0) {
-      prefetch_tensor_map(&tm_x);
+      if constexpr (LF == 0) prefetch_tensor_map(&tm_x);
       const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = 0; j < n_first; ++j) {
+      for (int j = n_local; j < n_first; ++j) {
         issue(j, j, pol_w, pol_x);
-        if (j == 0) mark(12);
+        if (LF == 0 && j == 0) mark(12);
       }
     }
     mark(1);
@@ -216,8 +222,26 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     mark(11);
     if constexpr (WMC == 0) first_fill();
   }
-  if constexpr (WMC == 1) {
+  if constexpr (WMC == 1 && LF == 0) {
     cluster_sync();  // the peer's barriers exist before any multicast into it or remote arrive
+    if (threadIdx.x == 0) first_fill();
+  } else if constexpr (WMC == 1) {
+    __syncwarp();
+    cluster_arrive_relaxed();  // this CTA's barriers exist (fence_mbar_init released them at cluster scope)
+    if (threadIdx.x == 0 && n_local > 0) {  // k-blocks 0..n_local-1: both images of each W tile, into this CTA only
+      prefetch_tensor_map(&tm_x);
+      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+      for (int j = 0; j < n_local; ++j) {
+        mbar_arrive_expect_tx(full_bar(j), tx);
+        for (int g = 0; g < wgn; ++g)
+          ptx::bulk_load(stage_w(j, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
+                         full_bar(j), pol_w);
+        if (m_loc > 0) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb0 + j) * kBlockK, t0, pol_x);
+        if (j == 0) mark(12);
+      }
+    }
+    __syncwarp();
+    cluster_wait();  // the peer's barriers exist before any multicast into it or remote arrive
     if (threadIdx.x == 0) first_fill();
   }
   __syncthreads();
