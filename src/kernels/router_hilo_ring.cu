@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #ifdef PROJKIT_WGMMA_STAMPS
 #include <string>
 #include <vector>
@@ -145,8 +146,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
 class RouterHiloRing final : public PreparedMethod {
  public:
   RouterHiloRing(const PrepareContext& ctx, const Config& cfg)
-      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m), encode_(tensor_map::encoder()),
-        packed_(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4) {
+      : spec_(ctx.spec), t_(tiling_of(cfg)), max_m_(ctx.max_m), encode_(tensor_map::encoder()) {
     const std::string err = tiling_error(spec_, t_);
     if (!err.empty()) throw Error(StatusCode::invalid_argument, err);
     if (!encode_) throw Error(StatusCode::unsupported, "router_hilo_ring: cuTensorMapEncodeTiled entry point not available");
@@ -168,12 +168,21 @@ class RouterHiloRing final : public PreparedMethod {
       stages_[tile_index(tn)] = s;
       max_tn_ = tn;
     }
-    const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
-    router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(static_cast<const float*>(ctx.w),
-                                                                           packed_.as<uint8_t>(), int(spec_.n),
-                                                                           int(spec_.k));
-    cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
-    cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
+    // The swizzled hi / lo tiles, one copy per Projection whatever the ring configs its plan runs
+    // (SharedLayouts; E101's plan Z11 runs wmc1 and wmc1.lf1 side by side).
+    layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
+    packed_ = layouts_
+                  ->get("router_hilo_ring.tiles",
+                        [&] {
+                          DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 4);
+                          const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
+                          router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(
+                              static_cast<const float*>(ctx.w), b.as<uint8_t>(), int(spec_.n), int(spec_.k));
+                          cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
+                          cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
+                          return b;
+                        })
+                  .as<const uint8_t>();
     if (t_.zw) {
       flags_ = DeviceBuffer(2 * std::size_t(spec_.n / (kRows * t_.wgn)) * std::size_t(t_.ts) * sizeof(unsigned));
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_ring: zero the flags");
@@ -204,17 +213,17 @@ class RouterHiloRing final : public PreparedMethod {
     if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
                                                     dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf), x_map,
-                                                    packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m,
+                                                    packed_, static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
-                                              kernel_for(tn, t_.zw), x_map, packed_.as<const uint8_t>(),
+                                              kernel_for(tn, t_.zw), x_map, packed_,
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
                                               t_.kc(spec_.k), t_.wgn, stages, t_.early, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 grid, dim3(threads()), smem, a.stream, kernel_for(tn, 0), x_map,
-                                packed_.as<const uint8_t>(), static_cast<float*>(a.y), a.m, int(a.n_out),
+                                packed_, static_cast<float*>(a.y), a.m, int(a.n_out),
                                 int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early, static_cast<unsigned*>(nullptr));
   }
 
@@ -225,7 +234,8 @@ class RouterHiloRing final : public PreparedMethod {
   EncodeTiledFn encode_;
   int stages_[5] = {0, 0, 0, 0, 0};  // ring depth per token tile (32, 64, 128, 192, 256)
   int max_tn_ = 0;                // largest token tile whose ring fits (and was opted in)
-  DeviceBuffer packed_;
+  std::shared_ptr<SharedLayouts> layouts_;  // holds packed_ (shared with the Projection's other ring configs)
+  const uint8_t* packed_ = nullptr;          // swizzled hi / lo tiles (router_hilo_ring_pack_kernel)
   DeviceBuffer flags_;  // zw1 only: zeroed[blocks], passed[blocks] (block = row tile x token slice), zero between calls
 
   int threads() const { return kThreads + 32 * t_.zw; }

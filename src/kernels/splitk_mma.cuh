@@ -33,18 +33,14 @@ __device__ __forceinline__ void cp_async_wait_dyn(int n) {
 constexpr int kMaxRingStages = 8;  // cp_async_wait_dyn covers waits for rings of <= 8 stages
 constexpr int kBK = 128;           // K per ring stage (256 B per smem row)
 
-// WARPS: warps along N, each owning MS 16-row MMA slabs (BN = 16*WARPS*MS W rows).
-// WK:    warps sharing one warp's slabs, each taking 1/WK of every stage's k16 steps (intra-CTA
+// WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows).
+// WK:    warps sharing one slab, each taking 1/WK of every stage's k16 steps (intra-CTA
 //        split-K): more warps per SM sub-partition to hide ldmatrix/mma latency at MT >= 32.
 // MT:    token tile (MMA n dimension), 8/16/32/64; runtime m <= MT, rows >= m are zeros.
-// MS:    16-row slabs per warp (E100, splitk_mma_l2's config key ms): 1, or 2, where each x
-//        (B) fragment read from smem by ldmatrix feeds two mma.sync instead of one, so a CTA's
-//        ldmatrix traffic per stage drops from WARPS*MS*(1 + MT/16) to WARPS*(MS + MT/16) x4 loads.
-template <int WARPS, int WK, int MT, int MS = 1>
+template <int WARPS, int WK, int MT>
 struct Shape {
   static constexpr int kThreads = WARPS * WK * 32;
-  static constexpr int kMS = MS;                          // 16-row slabs per warp
-  static constexpr int kBN = 16 * WARPS * MS;             // W rows per CTA
+  static constexpr int kBN = 16 * WARPS;                  // W rows per CTA
   static constexpr int kBK = splitk::kBK;                 // K per stage: 256 B = 16 chunks per row
   static constexpr int kChunks = kBK / 8;                 // 16-byte chunks per smem row
   static constexpr int kKSteps = kBK / 16 / WK;           // k16 steps per warp per stage
@@ -53,18 +49,15 @@ struct Shape {
   static constexpr int kStageBytes = kWStageBytes + kXStageBytes;
   static constexpr int kRedStride = kBN + 4;              // fp32 partial [WK][MT][kBN+4] (pad: banks)
   static constexpr int kRedBytes = WK * MT * kRedStride * 4;
-  static constexpr int kNT = MT / 8;                      // n8 tiles per slab
-  static constexpr int kAcc = MS * kNT;                   // C fragments per warp: [slab][n8 tile]
+  static constexpr int kNT = MT / 8;                      // n8 tiles per warp
 
   static_assert(MT == 8 || MT == 16 || MT == 32 || MT == 64, "MT: token tile 8/16/32/64");
-  static_assert(MS == 1 || MS == 2, "MS: 1 or 2 slabs per warp");
-  static_assert(WK == 1 || WK == 2 || (WK == 4 && MS == 2), "WK: 1 or 2 warps per row slab (4 with MS 2)");
+  static_assert(WK == 1 || WK == 2, "WK: 1 or 2 warps per row slab");
   static_assert(WARPS * WK >= 1 && WARPS * WK <= 32, "block <= 1024 threads");
   static_assert(kChunks == 16, "swizzle assumes 16 chunks (256 B) per smem row");
   static_assert((kBN * kChunks) % kThreads == 0, "W tile chunks must divide evenly over threads");
   static_assert((kBK / 16) % WK == 0, "k16 steps per stage must divide over WK warps");
-  static_assert(WK == 4 || kRedBytes <= 2 * kStageBytes,
-                "partial tile must fit in the (>= 2 stage) ring (WK 4: splitk_mma_l2 sizes smem for it)");
+  static_assert(kRedBytes <= 2 * kStageBytes, "partial tile must fit in the (>= 2 stage) ring");
   static_assert((kRedStride * 4) % 16 == 0, "partial rows must stay float4-aligned");
 };
 
@@ -76,17 +69,16 @@ __device__ __forceinline__ uint32_t swz(int row, int chunk) {
 
 // One CTA's main loop: acc = W[n0 : n0+kBN, k0 : k0+ktiles*kBK] * x[0:MT, same K]^T.
 // x [m, k], w [>= n0+kBN, k] bf16 row-major; smem: stages * kStageBytes bytes; stages 2..8.
-// acc[s*kNT + j] (C fragment of slab s, n8 tile j): rows (wn*MS + s)*16 + {lane/4, lane/4+8}, tokens
-// j*8 + 2*(lane%4) + {0,1}.
+// acc[j] (C fragment of n8 tile j): rows wn*16 + {lane/4, lane/4+8}, tokens j*8 + 2*(lane%4) + {0,1}.
 // On return every cp.async has landed and a barrier has passed: the ring smem may be reused.
 // LEAN (E90, splitk_mma_l2's lp1): each thread forms its W source and smem destination once; its
 // chunk i of a stage then sits kThreads / 16 rows further (a uniform stride in W, an immediate in
 // smem: the swizzle phase row & 7 is the same for all of a thread's chunks). Same copies, same bits.
-template <int WARPS, int WK, int MT, bool LEAN = false, int MS = 1>
+template <int WARPS, int WK, int MT, bool LEAN = false>
 __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, const __nv_bfloat16* __restrict__ w,
                                          int m, int k, int n0, int k0, int ktiles, int stages, uint8_t* smem,
-                                         float (&acc)[Shape<WARPS, WK, MT, MS>::kAcc][4]) {
-  using S = Shape<WARPS, WK, MT, MS>;
+                                         float (&acc)[Shape<WARPS, WK, MT>::kNT][4]) {
+  using S = Shape<WARPS, WK, MT>;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int wn = warp % WARPS;  // row slab of this warp
   const int wk = warp / WARPS;  // which 1/WK of each stage's k16 steps
@@ -133,11 +125,11 @@ __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, co
   }
 
 #pragma unroll
-  for (int j = 0; j < S::kAcc; ++j)
+  for (int j = 0; j < S::kNT; ++j)
 #pragma unroll
     for (int q = 0; q < 4; ++q) acc[j][q] = 0.0f;
 
-  const int a_row = wn * 16 * MS + (lane & 15);  // ldmatrix.x4 A: lanes 0-15 rows, 16-31 same rows at k+8
+  const int a_row = wn * 16 + (lane & 15);  // ldmatrix.x4 A: lanes 0-15 rows, 16-31 same rows at k+8
   const int a_chunk_hi = lane >> 4;
   const int b_tok = (lane & 7) + ((lane >> 4) << 3);  // x4 B: lanes 16-31 address the next n8 tile
   const int b_chunk_hi = (lane >> 3) & 1;
@@ -159,25 +151,19 @@ __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, co
 #pragma unroll
     for (int i = 0; i < S::kKSteps; ++i) {
       const int kk = wk * S::kKSteps + i;
-      uint32_t a[MS][4];  // A fragments of the warp's MS slabs (slab s: rows a_row + 16 s)
-#pragma unroll
-      for (int sl = 0; sl < MS; ++sl)
-        ptx::ldmatrix_x4(a[sl][0], a[sl][1], a[sl][2], a[sl][3], ws + swz(a_row + 16 * sl, kk * 2 + a_chunk_hi));
+      uint32_t a0, a1, a2, a3;
+      ptx::ldmatrix_x4(a0, a1, a2, a3, ws + swz(a_row, kk * 2 + a_chunk_hi));
       if constexpr (S::kNT == 1) {
         uint32_t b0, b1;
         ptx::ldmatrix_x2(b0, b1, xs + swz(lane & 7, kk * 2 + b_chunk_hi));
-#pragma unroll
-        for (int sl = 0; sl < MS; ++sl) ptx::mma_bf16_16816(acc[sl], a[sl][0], a[sl][1], a[sl][2], a[sl][3], b0, b1);
+        ptx::mma_bf16_16816(acc[0], a0, a1, a2, a3, b0, b1);
       } else {
 #pragma unroll
         for (int j = 0; j < S::kNT; j += 2) {
-          uint32_t b0, b1, b2, b3;  // b0,b1: n8 tile j; b2,b3: tile j+1 (shared by the MS slabs)
+          uint32_t b0, b1, b2, b3;  // b0,b1: n8 tile j; b2,b3: tile j+1
           ptx::ldmatrix_x4(b0, b1, b2, b3, xs + swz(j * 8 + b_tok, kk * 2 + b_chunk_hi));
-#pragma unroll
-          for (int sl = 0; sl < MS; ++sl) {
-            ptx::mma_bf16_16816(acc[sl * S::kNT + j], a[sl][0], a[sl][1], a[sl][2], a[sl][3], b0, b1);
-            ptx::mma_bf16_16816(acc[sl * S::kNT + j + 1], a[sl][0], a[sl][1], a[sl][2], a[sl][3], b2, b3);
-          }
+          ptx::mma_bf16_16816(acc[j], a0, a1, a2, a3, b0, b1);
+          ptx::mma_bf16_16816(acc[j + 1], a0, a1, a2, a3, b2, b3);
         }
       }
     }
@@ -189,24 +175,20 @@ __device__ __forceinline__ void mainloop(const __nv_bfloat16* __restrict__ x, co
 // Park this CTA's fp32 partial as red[WK][MT][kRedStride] (token-major: a token's kBN outputs
 // are contiguous, so the combine step reads float2/float4 runs). red: smem, kRedBytes bytes.
 // The caller puts a barrier between this and any read of red by another thread.
-template <int WARPS, int WK, int MT, int MS = 1>
-__device__ __forceinline__ void store_partial(float* red, const float (&acc)[Shape<WARPS, WK, MT, MS>::kAcc][4]) {
-  using S = Shape<WARPS, WK, MT, MS>;
+template <int WARPS, int WK, int MT>
+__device__ __forceinline__ void store_partial(float* red, const float (&acc)[Shape<WARPS, WK, MT>::kNT][4]) {
+  using S = Shape<WARPS, WK, MT>;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int wn = warp % WARPS, wk = warp / WARPS;
   float* rw = red + wk * (MT * S::kRedStride);
+  const int r = wn * 16 + (lane >> 2);
 #pragma unroll
-  for (int sl = 0; sl < MS; ++sl) {
-    const int r = (wn * MS + sl) * 16 + (lane >> 2);
-#pragma unroll
-    for (int j = 0; j < S::kNT; ++j) {
-      const int t = j * 8 + (lane & 3) * 2;
-      const float(&c)[4] = acc[sl * S::kNT + j];
-      rw[t * S::kRedStride + r] = c[0];
-      rw[(t + 1) * S::kRedStride + r] = c[1];
-      rw[t * S::kRedStride + r + 8] = c[2];
-      rw[(t + 1) * S::kRedStride + r + 8] = c[3];
-    }
+  for (int j = 0; j < S::kNT; ++j) {
+    const int t = j * 8 + (lane & 3) * 2;
+    rw[t * S::kRedStride + r] = acc[j][0];
+    rw[(t + 1) * S::kRedStride + r] = acc[j][1];
+    rw[t * S::kRedStride + r + 8] = acc[j][2];
+    rw[(t + 1) * S::kRedStride + r + 8] = acc[j][3];
   }
 }
 

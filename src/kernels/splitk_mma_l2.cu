@@ -13,8 +13,7 @@
 //         (ld.global.cg), stores it as bf16 into y, and writes the tile's workspace back to zero
 //         and its counter back to 0. Self-cleaning: between calls the workspace is all zero and
 //         every counter 0 (zeroed once in prepare), so CUDA-graph replays need no zero kernel.
-//         split == 1: no workspace, the CTA stores bf16 directly. Warps own 16 W rows each, or
-//         (ms2, E100) 32, so that one ldmatrix of x feeds two mma.sync.
+//         split == 1: no workspace, the CTA stores bf16 directly.
 // Concurrency: one Projection runs on one stream at a time (the library contract, like a cuBLAS
 //         handle); two Projections own separate workspaces and counters, so they may run
 //         concurrently on two streams. The fp32 order of the split adds is not fixed (last bits
@@ -50,8 +49,7 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 }
 
 // grid.x = tiles * split, block = (tile = blockIdx.x / split, K slice = blockIdx.x % split).
-// WARPS: warps along N, MS 16-row MMA slabs each (BN = 16*WARPS*MS W rows; compiled with MS 1:
-//        4 -> 64 rows, 8 -> 128 rows; with MS 2: 2 -> 64 rows).
+// WARPS: 16-row MMA slabs per CTA (BN = 16*WARPS W rows; compiled 4 -> 64 rows, 8 -> 128 rows).
 // MT:    token tile (8/16/32/64), the smallest >= m; token rows >= m are zero-filled.
 // WK:    warps per 16-row slab (config key wk, E80): 1, or 2 splitting each stage's k16 steps
 //        (splitk::Shape), their fp32 partials summed in a fixed order in the epilogue. P20: with
@@ -62,15 +60,13 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 // LEAN: lp1 (E90), split 1 only (the host checks): the tile is blockIdx.x and the K slice all of
 //        K (no integer division in the prologue), and the main loop's W addresses are formed once
 //        per thread (splitk::mainloop's LEAN).
-// MS:   16-row slabs per warp (config key ms, E100; splitk::Shape): 1, or 2 with rows 64, lp1 and
-//        WK 2 or 4, so that each x fragment read by ldmatrix feeds two mma.sync.
-template <int WARPS, int MT, int WK = 1, bool LEAN = false, int MS = 1>
+template <int WARPS, int MT, int WK = 1, bool LEAN = false>
 __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __nv_bfloat16* __restrict__ x,
                                                                    const __nv_bfloat16* __restrict__ w,
                                                                    __nv_bfloat16* __restrict__ y, float* ws,
                                                                    unsigned* counters, int m, int n_out, int k,
                                                                    int split, int stages) {
-  using S = splitk::Shape<WARPS, WK, MT, MS>;
+  using S = splitk::Shape<WARPS, WK, MT>;
   static_assert(S::kBN % 4 == 0, "tile rows come in float4 runs");
   static_assert(S::kThreads >= 32, "at least one warp");
   extern __shared__ __align__(128) uint8_t smem[];
@@ -82,12 +78,12 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __
   const int ktiles = k_per / S::kBK;
   const int tid = threadIdx.x;
 
-  float acc[S::kAcc][4];  // C fragments, layout in splitk::mainloop
-  splitk::mainloop<WARPS, WK, MT, LEAN, MS>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
+  float acc[S::kNT][4];  // C fragments, layout in splitk::mainloop
+  splitk::mainloop<WARPS, WK, MT, LEAN>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
 
   // fp32 partials red[WK][MT][kRedStride] in smem (ring drained by mainloop's final barrier).
   float* red = reinterpret_cast<float*>(smem);
-  splitk::store_partial<WARPS, WK, MT, MS>(red, acc);
+  splitk::store_partial<WARPS, WK, MT>(red, acc);
   __syncthreads();
   // The CTA's partial of (token t, rows c..c+3): the WK warps' partials summed in order.
   auto partial = [red](int t, int c) {
@@ -152,34 +148,28 @@ struct KernelInfo {
   int smem_for(int stages) const { return std::max(stages * stage_bytes, red_bytes); }
 };
 
-template <int WARPS, int MT, int WK, bool LEAN = false, int MS = 1>
+template <int WARPS, int MT, int WK, bool LEAN = false>
 KernelInfo info_of() {
-  using S = splitk::Shape<WARPS, WK, MT, MS>;
-  return {splitk_mma_l2_kernel<WARPS, MT, WK, LEAN, MS>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
+  using S = splitk::Shape<WARPS, WK, MT>;
+  return {splitk_mma_l2_kernel<WARPS, MT, WK, LEAN>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
 }
 
 int token_tile_index(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : m <= 32 ? 2 : 3; }
 
-template <int WARPS, int WK = 1, bool LEAN = false, int MS = 1>
+template <int WARPS, int WK = 1, bool LEAN = false>
 KernelInfo select_mt(int m) {
   switch (token_tile_index(m)) {
-    case 0: return info_of<WARPS, 8, WK, LEAN, MS>();
-    case 1: return info_of<WARPS, 16, WK, LEAN, MS>();
-    case 2: return info_of<WARPS, 32, WK, LEAN, MS>();
-    default: return info_of<WARPS, 64, WK, LEAN, MS>();
+    case 0: return info_of<WARPS, 8, WK, LEAN>();
+    case 1: return info_of<WARPS, 16, WK, LEAN>();
+    case 2: return info_of<WARPS, 32, WK, LEAN>();
+    default: return info_of<WARPS, 64, WK, LEAN>();
   }
 }
 
 // Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels, and rows 64
 // with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more; the lean prologue (lp1, E90) of
-// the rows-64 kernels, wk 1 and 2: 8 more; two slabs per warp (ms2, E100) on lp1 rows 64 with
-// wk 2 (4 warps) and wk 4 (8 warps): 8 more.
-KernelInfo select(int rows, int m, int wk = 1, int lp = 0, int ms = 1) {
-  if (ms == 2) {
-    if (rows != 64 || lp != 1) return {};
-    return wk == 2 ? select_mt<2, 2, true, 2>(m) : wk == 4 ? select_mt<2, 4, true, 2>(m) : KernelInfo{};
-  }
-  if (ms != 1) return {};
+// the rows-64 kernels, wk 1 and 2: 8 more.
+KernelInfo select(int rows, int m, int wk = 1, int lp = 0) {
   if (lp == 1) {
     if (rows != 64) return {};
     return wk == 2 ? select_mt<4, 2, true>(m) : wk == 1 ? select_mt<4, 1, true>(m) : KernelInfo{};
@@ -222,12 +212,11 @@ std::string lean_split_error(int lp, int cfg_split) {
 
 class SplitkMmaL2 final : public PreparedMethod {
  public:
-  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk, int lp, int ms)
-      : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), lp_(lp), ms_(ms), max_m_(std::min(ctx.max_m, kMaxTokens)) {
-    if (!select(rows, 1, wk, lp, ms).fn)
+  SplitkMmaL2(const PrepareContext& ctx, int rows, int cfg_split, int cfg_stages, int wk, int lp)
+      : spec_(ctx.spec), w_(ctx.w), rows_(rows), wk_(wk), lp_(lp), max_m_(std::min(ctx.max_m, kMaxTokens)) {
+    if (!select(rows, 1, wk, lp).fn)
       throw Error(StatusCode::unsupported,
-                  "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64), lp1 with rows 64 only, "
-                  "ms2 with rows 64, lp1 and wk 2 or 4");
+                  "splitk_mma_l2: rows must be 64 or 128, wk 1 (or 2 with rows 64), lp1 with rows 64 only");
     if (const std::string err = lean_split_error(lp, cfg_split); !err.empty())
       throw Error(StatusCode::unsupported, err);
     if (max_m_ < 1) throw Error(StatusCode::invalid_argument, "splitk_mma_l2: max_m < 1");
@@ -249,7 +238,7 @@ class SplitkMmaL2 final : public PreparedMethod {
       }
       const int64_t grid = n_out_[si] / rows * split_[si];
       for (int ti = 0; ti < 4; ++ti) {
-        const KernelInfo ki = select(rows, 8 << ti, wk_, lp_, ms_);
+        const KernelInfo ki = select(rows, 8 << ti, wk_, lp_);
         stages_[si][ti] = pick_stages(ki, cfg_stages, grid, ctx.dev.sm_count, std::size_t(smem_per_sm),
                                       std::size_t(reserved), ctx.dev.smem_per_block_optin);
         smem_[si][ti] = ki.smem_for(stages_[si][ti]);
@@ -260,7 +249,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     for (int ti = 0; ti < 4; ++ti) {
       // Per-function attribute shared by every Projection: always the opt-in maximum, so one
       // method's prepare never shrinks another's allowance.
-      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti, wk_, lp_, ms_).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      cuda_check(cudaFuncSetAttribute(select(rows, 8 << ti, wk_, lp_).fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(ctx.dev.smem_per_block_optin)),
                  "cudaFuncSetAttribute (splitk_mma_l2 smem)");
     }
@@ -284,7 +273,7 @@ class SplitkMmaL2 final : public PreparedMethod {
     const int si = a.n_out == n_out_[0] ? 0 : a.n_out == n_out_[1] ? 1 : -1;
     if (si < 0) return {StatusCode::invalid_argument, "splitk_mma_l2: n_out is neither N nor the slice width"};
     const int ti = token_tile_index(a.m);
-    const KernelInfo ki = select(rows_, a.m, wk_, lp_, ms_);
+    const KernelInfo ki = select(rows_, a.m, wk_, lp_);
     const int split = split_[si];
     if (split < 1) return {StatusCode::invalid_argument, "splitk_mma_l2: slice width % rows or K % (split*128) != 0"};
     const unsigned grid = unsigned(a.n_out / ki.bn) * unsigned(split);
@@ -300,7 +289,6 @@ class SplitkMmaL2 final : public PreparedMethod {
   int rows_;
   int wk_;  // warps per 16-row slab (E80)
   int lp_;  // 1: the lean prologue (E90): split 1, W addresses formed once
-  int ms_;  // 16-row slabs per warp (E100)
   int max_m_;  // workspace rows: min(ctx.max_m, 64)
   int64_t n_out_[2] = {0, 0};
   int split_[2] = {1, 1};
@@ -362,28 +350,17 @@ std::vector<Config> l2_configs() {
       // stages8.wk2.lp1 lost there (E93b: -0.7..-1.5 %) and is not listed.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"lp", 1}}},
-      // E100 (session 33): two 16-row slabs per warp (ms2) on lp1, so each x fragment a warp reads
-      // by ldmatrix feeds two mma.sync. At o's 64-token tile wk2.lp1 reads 160 ldmatrix.x4 (80 KB)
-      // of smem per 128-K stage; ms2 reads 96 (48 KB), with the same 32 KB of cp.async writes.
-      // wk2: 4 warps (2 along N x 2 along K), wk4: 8 warps (2 x 4), as many as wk2.lp1 has.
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}, {"ms", 2}}},
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 4}, {"lp", 1}, {"ms", 2}}},
   };
 }
 
 std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const int rows = cfg.get("rows", 0), cfg_split = cfg.get("split", 0);
   const int stages = cfg.get("stages", kDefaultStages), wk = cfg.get("wk", 1);
-  const int lp = cfg.get("lp", 0), ms = cfg.get("ms", 1);
   if (!select(rows, 1).fn) return "splitk_mma_l2: rows" + std::to_string(rows) + " is not compiled (rows 64 | 128)";
-  if (ms != 1 && ms != 2) return "splitk_mma_l2: ms must be 1 or 2 (16-row slabs per warp, E100)";
-  if (ms == 2) {
-    if (!select(rows, 1, wk, lp, ms).fn) return "splitk_mma_l2: ms2 is compiled for rows 64 with lp1 and wk 2 or 4 only";
-  } else {
-    if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 with rows 64 (E80)";
-    if (lp != 0 && lp != 1) return "splitk_mma_l2: lp must be 0 or 1 (the lean prologue, E90)";
-    if (!select(rows, 1, wk, lp).fn) return "splitk_mma_l2: lp1 is compiled for rows 64 only";
-  }
+  if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 with rows 64 (E80)";
+  const int lp = cfg.get("lp", 0);
+  if (lp != 0 && lp != 1) return "splitk_mma_l2: lp must be 0 or 1 (the lean prologue, E90)";
+  if (!select(rows, 1, wk, lp).fn) return "splitk_mma_l2: lp1 is compiled for rows 64 only";
   if (const std::string err = lean_split_error(lp, cfg_split); !err.empty()) return err;
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";
@@ -393,7 +370,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
   if (m_lo < 1 || m_hi < m_lo || m_hi > kMaxTokens) return "splitk_mma_l2: m must be in 1..64 (token tile <= 64)";
   if (spec.k > (int64_t(1) << 30) || spec.n > (int64_t(1) << 24)) return "splitk_mma_l2: N, K too large for int";
   for (int m = m_lo; m <= m_hi; ++m) {
-    const KernelInfo km = select(rows, m, wk, lp, ms);
+    const KernelInfo km = select(rows, m, wk);
     if (std::size_t(km.smem_for(2)) > dev.smem_per_block_optin)
       return "splitk_mma_l2: needs " + std::to_string(km.smem_for(2)) + " B smem per block (2 stages) > device opt-in";
     const int64_t n_out = spec.out_cols(m);
@@ -409,8 +386,7 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
 
 std::unique_ptr<PreparedMethod> l2_prepare(const PrepareContext& ctx, const Config& cfg) {
   return std::make_unique<SplitkMmaL2>(ctx, cfg.get("rows", 0), cfg.get("split", 0),
-                                       cfg.get("stages", kDefaultStages), cfg.get("wk", 1), cfg.get("lp", 0),
-                                       cfg.get("ms", 1));
+                                       cfg.get("stages", kDefaultStages), cfg.get("wk", 1), cfg.get("lp", 0));
 }
 
 }  // namespace

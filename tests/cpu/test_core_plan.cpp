@@ -549,29 +549,6 @@ TEST(Methods, SplitkMmaL2LeanPrologue) {
     EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 8, d), "") << c;
 }
 
-// splitk_mma_l2 ms2 (E100: two 16-row slabs per warp) is listed on lp1 rows 64 with wk 2 and 4,
-// applicable over o's whole M 1..64; it is compiled for nothing else.
-TEST(Methods, SplitkMmaL2TwoSlabsPerWarp) {
-  const DeviceInfo d = fake_h200();
-  for (const char* c : {"splitk_mma_l2.rows64.split1.wk2.lp1.ms2", "splitk_mma_l2.rows64.split1.wk4.lp1.ms2"})
-    EXPECT_EQ(method_applicability(builtin_spec("o"), c, 1, 64, d), "") << c;
-  for (const char* c : {"splitk_mma_l2.rows64.split1.wk2.ms2", "splitk_mma_l2.rows64.split1.lp1.ms2",
-                        "splitk_mma_l2.rows128.split1.wk2.lp1.ms2", "splitk_mma_l2.rows64.split1.wk4.lp1"})
-    EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 64, d).find("not one of the configs"), std::string::npos)
-        << c;
-  const KernelFamily* l2 = find_kernel_family("splitk_mma_l2");
-  ASSERT_NE(l2, nullptr);
-  EXPECT_NE(l2->applicable(builtin_spec("o"), Config::parse("splitk_mma_l2.rows64.split1.wk2.ms2"), 1, 8, d)
-                .find("ms2 is compiled for rows 64 with lp1"),
-            std::string::npos);
-  EXPECT_NE(l2->applicable(builtin_spec("o"), Config::parse("splitk_mma_l2.rows64.split1.wk2.lp1.ms3"), 1, 8, d)
-                .find("ms must be 1 or 2"),
-            std::string::npos);
-  EXPECT_NE(l2->applicable(builtin_spec("o"), Config::parse("splitk_mma_l2.rows64.split2.wk2.lp1.ms2"), 1, 8, d)
-                .find("lp1 needs split 1"),
-            std::string::npos);
-}
-
 // router_hilo_ring lf (E101: the first k-blocks of the multicast ring's fill loaded locally) is
 // listed on wmc1.early1 only, applicable over the ring's M range; other lf values are refused.
 TEST(Methods, RouterRingLocalFirstBlocks) {

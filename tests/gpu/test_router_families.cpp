@@ -269,6 +269,44 @@ TEST(RouterLayouts, StreamTilesShareOnePackedCopy) {
   }
 }
 
+// One swizzled tile copy per Projection for the ring too (session 33): plan Z11 runs
+// router_hilo_ring wmc1 and wmc1.lf1 (E101) on neighbouring ranges; both read the same
+// pre-swizzled hi / lo tiles (SharedLayouts, "router_hilo_ring.tiles"), so the Projection holds
+// them once, and both stay right when run alternately.
+TEST(RouterLayouts, RingConfigsShareOnePackedCopy) {
+  DeviceInfo dev;
+  PROJKIT_REQUIRE_SM90(&dev);
+  Rig r;
+  Plan plan = Plan::safe();
+  plan.source = "test";
+  const std::string ring = "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1";
+  plan.families.push_back({"router", {PlanRange{1, 100, ring, 0}, PlanRange{101, 256, ring + ".lf1", 0}}});
+  ProjectionOptions o;
+  o.max_m = 256;
+  o.strict_plan = true;
+  size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  const Projection p(r.spec, r.w.get(), plan, o);
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  EXPECT_EQ(p.method_name(80), ring);
+  EXPECT_EQ(p.method_name(128), ring + ".lf1");
+  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
+  const double copy_mib = double(r.spec.n) * double(r.spec.k) * 4 / double(1 << 20);  // 8 MiB
+  EXPECT_GE(used_mib, copy_mib * 0.99) << "the packed copy should exist";
+  EXPECT_LT(used_mib, copy_mib * 1.5) << "the two ring configs should share one packed copy";
+  for (int m : {80, 128, 1, 256, 100}) {
+    SCOPED_TRACE("m=" + std::to_string(m));
+    fill_activations(r.x.get(), m, r.spec.k, 900 + uint64_t(m), nullptr);
+    poison_output(r.y.get(), std::size_t(m) * std::size_t(r.spec.n), DType::f32, nullptr);
+    ASSERT_TRUE(p.run(r.x.get(), m, r.y.get(), nullptr).ok());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const Metrics mt = r.check(m, nullptr, r.y);
+    EXPECT_EQ(mt.unwritten, 0);
+    EXPECT_TRUE(mt.pass) << mt.reason;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Router, RouterFamily, ::testing::Values("router_hilo_stream", "router_hilo_wgmma", "router_hilo_ring",
                                            "router_gemv_f32"),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
