@@ -320,6 +320,9 @@ std::vector<Config> ring_configs() {
       // stamps at M 128: mbarriers ready 1.15 us, first k-block issued 1.57, where early1 without
       // the pair issues at once). lf1 / lf2 load k-block 0 (0 and 1) locally, both W images, before
       // the wait; the rest is multicast as before (+8 / +16 KB of L2 -> SM bytes per CTA).
+      // Measured (H200, 200 pairs, same binary, against wmc1): lf1 -0.1..-0.31 us, +1.5..+4.5 % at
+      // every measured M of 65..256 but 81 (a tie), plan Z11b's config at M 65..78 and 82..256; lf2
+      // +0.4..+3.1 %, behind lf1 at most M (ledger E101, E101b; P33: every phase 0.13-0.27 us sooner).
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}}},
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 2}}},
   };

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -229,37 +230,33 @@ TEST_P(RouterFamily, TwoProjectionsTwoStreams) {
   cudaStreamDestroy(sb);
 }
 
-// One packed copy of W per Projection (session 27): the plan's two router_hilo_stream tiles
-// (kw8.wn2 at M 4..32, kw8.wn4 at 33..64) read the same hi / lo fragment layout, so a Projection
-// with both holds it once (SharedLayouts, "router_hilo.fragments"), and both stay right when run
-// alternately. The plan covers every m of the Projection (1..64), so no baseline method (cuBLAS
-// handle and workspace) counts in the memory it takes.
-TEST(RouterLayouts, StreamTilesShareOnePackedCopy) {
-  DeviceInfo dev;
-  PROJKIT_REQUIRE_SM90(&dev);
+// A Projection whose router plan runs method `lo` at M 1..lo_hi and `hi` at lo_hi+1..max_m, two
+// methods that read one shared re-layout of W (8 MiB): it takes less than 1.5 copies of device
+// memory, and both stay right (fp64 check) when run alternately at `ms`. The plan covers every m of
+// the Projection, so no baseline method (cuBLAS handle and workspace) counts in the memory.
+void expect_one_shared_copy(const std::string& lo, int lo_hi, const std::string& hi, int max_m,
+                            std::initializer_list<int> ms, uint64_t seed) {
   Rig r;
   Plan plan = Plan::safe();
   plan.source = "test";
-  plan.families.push_back({"router",
-                           {PlanRange{1, 32, "router_hilo_stream.kw8.wn2.zw1", 0},
-                            PlanRange{33, 64, "router_hilo_stream.kw8.wn4.zw1", 0}}});
+  plan.families.push_back({"router", {PlanRange{1, lo_hi, lo, 0}, PlanRange{lo_hi + 1, max_m, hi, 0}}});
   ProjectionOptions o;
-  o.max_m = 64;
+  o.max_m = max_m;
   o.strict_plan = true;
   size_t free_before = 0, free_after = 0, total = 0;
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
   const Projection p(r.spec, r.w.get(), plan, o);
   ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
-  EXPECT_EQ(p.method_name(8), "router_hilo_stream.kw8.wn2.zw1");
-  EXPECT_EQ(p.method_name(48), "router_hilo_stream.kw8.wn4.zw1");
+  EXPECT_EQ(p.method_name(lo_hi), lo);
+  EXPECT_EQ(p.method_name(lo_hi + 1), hi);
   const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
   const double copy_mib = double(r.spec.n) * double(r.spec.k) * 4 / double(1 << 20);  // 8 MiB
   EXPECT_GE(used_mib, copy_mib * 0.99) << "the packed copy should exist";
-  EXPECT_LT(used_mib, copy_mib * 1.5) << "the two router_hilo_stream tiles should share one packed copy";
-  for (int m : {8, 48, 1, 64}) {
+  EXPECT_LT(used_mib, copy_mib * 1.5) << lo << " and " << hi << " should share one packed copy";
+  for (int m : ms) {
     SCOPED_TRACE("m=" + std::to_string(m));
-    fill_activations(r.x.get(), m, r.spec.k, 700 + uint64_t(m), nullptr);
+    fill_activations(r.x.get(), m, r.spec.k, seed + uint64_t(m), nullptr);
     poison_output(r.y.get(), std::size_t(m) * std::size_t(r.spec.n), DType::f32, nullptr);
     ASSERT_TRUE(p.run(r.x.get(), m, r.y.get(), nullptr).ok());
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -269,42 +266,24 @@ TEST(RouterLayouts, StreamTilesShareOnePackedCopy) {
   }
 }
 
-// One swizzled tile copy per Projection for the ring too (session 33): plan Z11 runs
+// One packed copy of W per Projection (session 27): the plan's two router_hilo_stream tiles
+// (kw8.wn2 at M 4..32, kw8.wn4 at 33..64) read the same hi / lo fragment layout, so a Projection
+// with both holds it once (SharedLayouts, "router_hilo.fragments").
+TEST(RouterLayouts, StreamTilesShareOnePackedCopy) {
+  DeviceInfo dev;
+  PROJKIT_REQUIRE_SM90(&dev);
+  expect_one_shared_copy("router_hilo_stream.kw8.wn2.zw1", 32, "router_hilo_stream.kw8.wn4.zw1", 64, {8, 48, 1, 64},
+                         700);
+}
+
+// One swizzled tile copy per Projection for the ring too (session 33): plan Z11b runs
 // router_hilo_ring wmc1 and wmc1.lf1 (E101) on neighbouring ranges; both read the same
-// pre-swizzled hi / lo tiles (SharedLayouts, "router_hilo_ring.tiles"), so the Projection holds
-// them once, and both stay right when run alternately.
+// pre-swizzled hi / lo tiles (SharedLayouts, "router_hilo_ring.tiles").
 TEST(RouterLayouts, RingConfigsShareOnePackedCopy) {
   DeviceInfo dev;
   PROJKIT_REQUIRE_SM90(&dev);
-  Rig r;
-  Plan plan = Plan::safe();
-  plan.source = "test";
   const std::string ring = "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1";
-  plan.families.push_back({"router", {PlanRange{1, 100, ring, 0}, PlanRange{101, 256, ring + ".lf1", 0}}});
-  ProjectionOptions o;
-  o.max_m = 256;
-  o.strict_plan = true;
-  size_t free_before = 0, free_after = 0, total = 0;
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
-  const Projection p(r.spec, r.w.get(), plan, o);
-  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
-  EXPECT_EQ(p.method_name(80), ring);
-  EXPECT_EQ(p.method_name(128), ring + ".lf1");
-  const double used_mib = (double(free_before) - double(free_after)) / double(1 << 20);
-  const double copy_mib = double(r.spec.n) * double(r.spec.k) * 4 / double(1 << 20);  // 8 MiB
-  EXPECT_GE(used_mib, copy_mib * 0.99) << "the packed copy should exist";
-  EXPECT_LT(used_mib, copy_mib * 1.5) << "the two ring configs should share one packed copy";
-  for (int m : {80, 128, 1, 256, 100}) {
-    SCOPED_TRACE("m=" + std::to_string(m));
-    fill_activations(r.x.get(), m, r.spec.k, 900 + uint64_t(m), nullptr);
-    poison_output(r.y.get(), std::size_t(m) * std::size_t(r.spec.n), DType::f32, nullptr);
-    ASSERT_TRUE(p.run(r.x.get(), m, r.y.get(), nullptr).ok());
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const Metrics mt = r.check(m, nullptr, r.y);
-    EXPECT_EQ(mt.unwritten, 0);
-    EXPECT_TRUE(mt.pass) << mt.reason;
-  }
+  expect_one_shared_copy(ring, 100, ring + ".lf1", 256, {80, 128, 1, 256, 100}, 900);
 }
 
 INSTANTIATE_TEST_SUITE_P(Router, RouterFamily, ::testing::Values("router_hilo_stream", "router_hilo_wgmma", "router_hilo_ring",

@@ -164,6 +164,21 @@ def rule_main(argv, tag, label, ranges, name, whole=()):
         print(f'plan {name} written to {plan_out}')
 
 
+def cases_of(ranges):
+    """ab_configs.sh's CASES words for move_ranges' ranges: FAMILY:M:INCUMBENT,CANDIDATE.. per measured M
+    (the incumbent first, the A/B's reference)."""
+    return [f'{fam}:{m}:{",".join([inc] + list(cands))}' for fam, inc, cands, _, ms in ranges for m in ms]
+
+
+def rule_cli(argv, tag, label, ranges, name, whole=()):
+    """A session-23 rule's whole command line (session 33): `RULE.py --cases` prints the A/B's CASES
+    words (cases_of), `RULE.py AB_DIR PLAN_IN PLAN_OUT` runs rule_main."""
+    if argv[1:] == ['--cases']:
+        print(' '.join(cases_of(ranges)))
+    else:
+        rule_main(argv, tag, label, ranges, name, whole)
+
+
 def matched_plans(ab_dir, a, b, label):
     """Session 30's context-matched A/B (ledger P30): `projkit bench --plan` JSONs
     AB_DIR/ctx-{a}1, {b}1, {b}2, {a}2 .json of plans a and b, which prepare the same methods and differ

@@ -9,18 +9,13 @@ sweep reads baseline against baseline (0.989..1.007). An unscored range: session
 Usage: plan_z10c_from_e98.py AB_DIR PLAN_IN PLAN_OUT"""
 import sys
 
-from plan_rule import rule_main
+from plan_rule import rule_cli
 
 PAIR = 'wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1'
 RANGES = [  # (family, incumbent, candidates, range, measured M)
     ('unpooler', 'baseline', [PAIR], (193, 207), (193, 197, 201, 205, 207)),
     ('unpooler', 'baseline', [PAIR], (209, 223), (209, 213, 217, 221, 223)),
 ]
-# (family, M, configs) of the A/B: the incumbent first, as ab_configs.sh's CASES words
-CASES = [f'{fam}:{m}:{",".join([inc] + cands)}' for fam, inc, cands, _, ms in RANGES for m in ms]
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--cases']:
-        print(' '.join(CASES))
-    else:
-        rule_main(sys.argv, 'e98', 'E98', RANGES, 'Z10c')
+    rule_cli(sys.argv, 'e98', 'E98', RANGES, 'Z10c')

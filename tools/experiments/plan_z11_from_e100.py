@@ -9,10 +9,12 @@ M >= +1 %, a passing check) where it holds none. Ranges and the M measured in ea
 - router 65..78 and 82..98 (unscored), 106..192 and 193..256 (scored M 128 / 256): lf1 and lf2
   against wmc1, the plan's method there. The ring's short ranges 79..81, 99..100 and 101..105 are
   not measured and stay.
+E100 was refuted and its ms2 configs removed after call 1 (the code is in cf96ed9); this rule stays as
+the record of E101, which shipped from it (plan Z11).
 Usage: plan_z11_from_e100.py AB_DIR PLAN_IN PLAN_OUT | --cases"""
 import sys
 
-from plan_rule import rule_main
+from plan_rule import rule_cli
 
 L2 = 'splitk_mma_l2.rows64.split1'
 MS2 = [f'{L2}.wk2.lp1.ms2', f'{L2}.wk4.lp1.ms2']
@@ -28,10 +30,6 @@ RANGES = [  # (family, incumbent, candidates, (lo, hi), measured M)
     ('router', RING, LF, (106, 192), (106, 128, 160, 192)),
     ('router', RING, LF, (193, 256), (193, 224, 256)),
 ]
-CASES = [f'{fam}:{m}:{inc},{",".join(cands)}' for fam, inc, cands, _, ms in RANGES for m in ms]
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--cases']:
-        print(' '.join(CASES))
-    else:
-        rule_main(sys.argv, 'e100', 'E100/E101', RANGES, 'Z11')
+    rule_cli(sys.argv, 'e100', 'E100/E101', RANGES, 'Z11')

@@ -7,7 +7,7 @@ call 2 repeats it on this binary).
 Usage: plan_z11b_from_e101b.py AB_DIR PLAN_IN PLAN_OUT | --cases"""
 import sys
 
-from plan_rule import rule_main
+from plan_rule import rule_cli
 
 RING = 'router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1'
 RANGES = [  # (family, incumbent, candidates, (lo, hi), measured M)
@@ -15,10 +15,6 @@ RANGES = [  # (family, incumbent, candidates, (lo, hi), measured M)
     ('router', RING, [f'{RING}.lf1'], (99, 100), (99, 100)),
     ('router', RING, [f'{RING}.lf1'], (101, 105), (101, 103, 105)),
 ]
-CASES = [f'{fam}:{m}:{inc},{",".join(cands)}' for fam, inc, cands, _, ms in RANGES for m in ms]
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--cases']:
-        print(' '.join(CASES))
-    else:
-        rule_main(sys.argv, 'e101b', 'E101b', RANGES, 'Z11b')
+    rule_cli(sys.argv, 'e101b', 'E101b', RANGES, 'Z11b')
