@@ -151,4 +151,14 @@ class SharedLayouts {
   std::list<std::pair<std::string, DeviceBuffer>> bufs_;  // a list: references stay valid as it grows
 };
 
+// The layout `name` of the Projection's shared layouts (ctx.layouts; a set of the method's own when
+// it is prepared alone), made with `make` on first use. `keep`, the method's member, holds the set
+// as long as the method lives.
+template <class Make>
+const DeviceBuffer& shared_layout(const PrepareContext& ctx, std::shared_ptr<SharedLayouts>& keep,
+                                  const std::string& name, Make&& make) {
+  keep = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
+  return keep->get(name, std::forward<Make>(make));
+}
+
 }  // namespace projkit

@@ -217,16 +217,11 @@ class FragmentStreamZw final : public PreparedMethod {
     if (!err.empty()) throw Error(StatusCode::unsupported, "fragment_stream_zw: " + err);
     flags_ = DeviceBuffer(2 * std::size_t(n_pack_ / t_.bn) * sizeof(unsigned));  // ready[], count[]
     cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "fragment_stream_zw: zero the flags");
-    layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
-    packed_ = layouts_
-                  ->get("a_fragments.rows" + std::to_string(n_pack_),
-                        [&] {
-                          DeviceBuffer b(std::size_t(n_pack_) * std::size_t(spec_.k) * 2);
-                          pack_a_fragments(static_cast<const __nv_bfloat16*>(ctx.w), b, n_pack_, spec_.k,
-                                           ctx.dev.sm_count);
-                          return b;
-                        })
-                  .as<const uint4>();
+    packed_ = shared_layout(ctx, layouts_, "a_fragments.rows" + std::to_string(n_pack_), [&] {
+                DeviceBuffer b(std::size_t(n_pack_) * std::size_t(spec_.k) * 2);
+                pack_a_fragments(static_cast<const __nv_bfloat16*>(ctx.w), b, n_pack_, spec_.k, ctx.dev.sm_count);
+                return b;
+              }).as<const uint4>();
   }
 
   Status run(const RunArgs& a) const override {

@@ -76,15 +76,11 @@ inline void router_hilo_pack(const float* w, const DeviceBuffer& out, int n, int
 // router_hilo_wgmma): plan Z6c's two router_hilo_stream tiles (M 4..32 / 33..64) held one copy each
 // before session 27. `keep` (the method's member) holds the layouts as long as the method lives.
 inline const uint8_t* router_hilo_packed(const PrepareContext& ctx, std::shared_ptr<SharedLayouts>& keep) {
-  keep = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
-  return keep
-      ->get("router_hilo.fragments",
-            [&] {
-              DeviceBuffer b(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4);
-              router_hilo_pack(static_cast<const float*>(ctx.w), b, int(ctx.spec.n), int(ctx.spec.k));
-              return b;
-            })
-      .as<const uint8_t>();
+  return shared_layout(ctx, keep, "router_hilo.fragments", [&] {
+           DeviceBuffer b(std::size_t(ctx.spec.n) * std::size_t(ctx.spec.k) * 4);
+           router_hilo_pack(static_cast<const float*>(ctx.w), b, int(ctx.spec.n), int(ctx.spec.k));
+           return b;
+         }).as<const uint8_t>();
 }
 
 }  // namespace

@@ -83,8 +83,12 @@ KernelFn kernel_for_zw(int tn) {
   }
 }
 KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0) {
-  if (wmc == 1 && zw == 1)
-    return lf == 0 ? kernel_for_zw<1, 1>(tn) : lf == 1 ? kernel_for_zw<1, 1, 1>(tn) : lf == 2 ? kernel_for_zw<1, 1, 2>(tn) : nullptr;
+  if (wmc == 1 && zw == 1) switch (lf) {
+      case 0: return kernel_for_zw<1, 1>(tn);
+      case 1: return kernel_for_zw<1, 1, 1>(tn);
+      case 2: return kernel_for_zw<1, 1, 2>(tn);
+      default: return nullptr;
+    }
   if (wmc == 1 || lf != 0) return nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
@@ -170,19 +174,15 @@ class RouterHiloRing final : public PreparedMethod {
     }
     // The swizzled hi / lo tiles, one copy per Projection whatever the ring configs its plan runs
     // (SharedLayouts; E101's plan Z11 runs wmc1 and wmc1.lf1 side by side).
-    layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
-    packed_ = layouts_
-                  ->get("router_hilo_ring.tiles",
-                        [&] {
-                          DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 4);
-                          const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
-                          router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(
-                              static_cast<const float*>(ctx.w), b.as<uint8_t>(), int(spec_.n), int(spec_.k));
-                          cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
-                          cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
-                          return b;
-                        })
-                  .as<const uint8_t>();
+    packed_ = shared_layout(ctx, layouts_, "router_hilo_ring.tiles", [&] {
+                DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 4);
+                const int64_t threads = int64_t(spec_.n) * (spec_.k / 8);
+                router_hilo_ring_pack_kernel<<<unsigned((threads + 255) / 256), 256>>>(
+                    static_cast<const float*>(ctx.w), b.as<uint8_t>(), int(spec_.n), int(spec_.k));
+                cuda_check(cudaGetLastError(), "router_hilo_ring_pack_kernel launch");
+                cuda_check(cudaDeviceSynchronize(), "router_hilo_ring_pack_kernel");
+                return b;
+              }).as<const uint8_t>();
     if (t_.zw) {
       flags_ = DeviceBuffer(2 * std::size_t(spec_.n / (kRows * t_.wgn)) * std::size_t(t_.ts) * sizeof(unsigned));
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_ring: zero the flags");

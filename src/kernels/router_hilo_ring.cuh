@@ -30,6 +30,7 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/ptx.cuh"
 #include "kernels/router_hilo_pack.cuh"  // router_hilo_split
@@ -181,10 +182,12 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   const uint32_t tx = uint32_t(wgn * kTileBytes + (WMC == 0 || m_loc > 0 ? mt * kBlockK * 2 : 0));
   const int n_first = early ? min(stages, nkb) : 0;                     // k-blocks issued by thread 0
   const uint32_t crank = WMC ? cluster_ctarank() : 0u;  // WMC: which W image this CTA multicasts
-  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x) {      // k-block j into stage s
+  // k-block j into stage s. multicast (std::bool_constant): false for LF's local k-blocks, which load
+  // both images of each W tile into this CTA only, as WMC = 0 does.
+  auto issue = [&](int j, int s, uint64_t pol_w, uint64_t pol_x, auto multicast) {
     mbar_arrive_expect_tx(full_bar(s), tx);
     for (int g = 0; g < wgn; ++g) {
-      if constexpr (WMC == 1)  // image crank of the tile into both CTAs (the peer sends the other)
+      if constexpr (WMC == 1 && decltype(multicast)::value)  // image crank into both CTAs (the peer sends the other)
         ptx::bulk_load_multicast(stage_w(s, g) + crank * uint32_t(kImageBytes),
                                  wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes + crank * kImageBytes,
                                  uint32_t(kImageBytes), full_bar(s), uint16_t(0x3), pol_w);
@@ -195,15 +198,17 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     if (WMC == 0 || m_loc > 0) tma_load_2d(stage_x(s), &tm_x, full_bar(s), (kb0 + j) * kBlockK, t0, pol_x);
   };
   const int n_local = LF == 0 ? 0 : LF < n_first ? LF : n_first;  // LF: k-blocks 0..n_local-1 of the fill stay local
-  auto first_fill = [&]() {  // thread 0: the k-blocks of the first ring fill (early = 1) after the local ones
-    if (n_first > 0) {
-      if constexpr (LF == 0) prefetch_tensor_map(&tm_x);
-      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = n_local; j < n_first; ++j) {
-        issue(j, j, pol_w, pol_x);
-        if (LF == 0 && j == 0) mark(12);
-      }
+  // thread 0: k-blocks j0..j1-1 of the first ring fill; the first of its calls prefetches x's tensor map
+  auto fill = [&](int j0, int j1, auto multicast, bool first) {
+    if (first) prefetch_tensor_map(&tm_x);
+    const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+    for (int j = j0; j < j1; ++j) {
+      issue(j, j, pol_w, pol_x, multicast);
+      if (j == 0) mark(12);
     }
+  };
+  auto first_fill = [&]() {  // thread 0: the first ring fill (early = 1) after the local k-blocks
+    if (n_first > 0) fill(n_local, n_first, std::true_type{}, LF == 0);
     mark(1);
 #ifdef PROJKIT_WGMMA_STAMPS
     if (st != nullptr) {
@@ -228,18 +233,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   } else if constexpr (WMC == 1) {
     __syncwarp();
     cluster_arrive_relaxed();  // this CTA's barriers exist (fence_mbar_init released them at cluster scope)
-    if (threadIdx.x == 0 && n_local > 0) {  // k-blocks 0..n_local-1: both images of each W tile, into this CTA only
-      prefetch_tensor_map(&tm_x);
-      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = 0; j < n_local; ++j) {
-        mbar_arrive_expect_tx(full_bar(j), tx);
-        for (int g = 0; g < wgn; ++g)
-          ptx::bulk_load(stage_w(j, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
-                         full_bar(j), pol_w);
-        if (m_loc > 0) tma_load_2d(stage_x(j), &tm_x, full_bar(j), (kb0 + j) * kBlockK, t0, pol_x);
-        if (j == 0) mark(12);
-      }
-    }
+    if (threadIdx.x == 0 && n_local > 0) fill(0, n_local, std::false_type{}, true);  // into this CTA only
     __syncwarp();
     cluster_wait();  // the peer's barriers exist before any multicast into it or remote arrive
     if (threadIdx.x == 0) first_fill();
@@ -268,7 +262,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       for (int j = n_first; j < nkb; ++j) {
         const int s = j % stages;
         if (j >= stages) mbar_wait(empty_bar(s), uint32_t((j / stages - 1) & 1));  // round j/stages-1 released
-        issue(j, s, pol_w, pol_x);
+        issue(j, s, pol_w, pol_x, std::true_type{});
       }
       stamp(8);
     }

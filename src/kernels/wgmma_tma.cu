@@ -169,9 +169,8 @@ class WgmmaTma final : public PreparedMethod {
     if (wsl_) {  // E65: W's k-block slabs, N*K*2 bytes, one copy per Projection (SharedLayouts)
       if ((reinterpret_cast<uintptr_t>(ctx.w) & 15) != 0)
         throw Error(StatusCode::invalid_argument, "wgmma_tma: wsl1 needs W 16-byte aligned");
-      layouts_ = ctx.layouts ? ctx.layouts : std::make_shared<SharedLayouts>();
       // wsl2 (E85): the slabs pre-swizzled, read by bulk copies (slabs_ below); wsl1: as packed
-      const DeviceBuffer& slabs = layouts_->get(wsl2_ ? "wgmma_tma.kslabs.sw128" : "wgmma_tma.kslabs", [&] {
+      const DeviceBuffer& slabs = shared_layout(ctx, layouts_, wsl2_ ? "wgmma_tma.kslabs.sw128" : "wgmma_tma.kslabs", [&] {
         DeviceBuffer b(std::size_t(spec_.n) * std::size_t(spec_.k) * 2);
         const int64_t chunks = spec_.n * spec_.k / 8;
         const int blocks = int(std::min<int64_t>((chunks + 255) / 256, 65535));
