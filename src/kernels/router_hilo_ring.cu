@@ -27,7 +27,8 @@
 //   cluster dims (1, 1, 2). 0.26-0.67 µs faster at every measured M of 65..256 in E83b (ledger;
 //   E83: -0.02..+0.5 µs, a tie at M 224). lf1 / lf2 (E101): the first 1 / 2 k-blocks of the
 //   fill loaded by each CTA for itself before the split cluster barrier's wait, so they do not
-//   wait for the peer.
+//   wait for the peer. ls1 (E102, with lf1): a lean start for that local k-block (its barrier armed,
+//   fenced and its loads issued before the other barriers are armed).
 //   Measured (docs/experiments.md, "router round 3"): 0.1-0.75 µs under
 //   router_hilo_wgmma.split16.wgn1.ts2 at M = 96..256 (machine dependent), slower at M <= 64. What
 //   still limits it: the W-only stream of this kernel takes 6.7-7.3 µs (any copy path: bulk,
@@ -71,25 +72,26 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int WMC = 0, int LF = 0>
+template <int ZW, int WMC = 0, int LF = 0, int LS = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF>;
-    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF>;
-    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF>;
-    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF>;
-    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF, LS>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF, LS>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF, LS>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF, LS>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF, LS>;
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0) {
+KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0) {
+  if (ls == 1) return wmc == 1 && zw == 1 && lf == 1 ? kernel_for_zw<1, 1, 1, 1>(tn) : nullptr;  // E102: lf1.ls1
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
       case 1: return kernel_for_zw<1, 1, 1>(tn);
       case 2: return kernel_for_zw<1, 1, 2>(tn);
       default: return nullptr;
     }
-  if (wmc == 1 || lf != 0) return nullptr;
+  if (wmc == 1 || lf != 0 || ls != 0) return nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
 // E83 (wmc1): the two token slices of a (K split, row tile) form a cluster along z.
@@ -103,6 +105,7 @@ struct Tiling {
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
   int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83)
   int lf = 0;     // wmc1: the first lf k-blocks of the fill loaded locally, before the peer is waited for (E101)
+  int ls = 0;     // lf1: the lean start of the local k-blocks (their barriers first, then the rest; E102)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -110,7 +113,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0), cfg.get("lf", 0)};
+          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -139,6 +142,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.lf < 0 || t.lf > 2) return "router_hilo_ring: lf must be 0, 1 or 2 (local first k-blocks, E101)";
   if (t.lf != 0 && (t.wmc != 1 || t.early != 1))
     return "router_hilo_ring: lf (local first k-blocks) needs wmc1 and early1";
+  if (t.ls != 0 && (t.ls != 1 || t.lf != 1)) return "router_hilo_ring: ls must be 0, or 1 with lf1 (E102)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -158,7 +162,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -212,7 +216,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls), x_map,
                                                     packed_, static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -325,6 +329,13 @@ std::vector<Config> ring_configs() {
       // +0.4..+3.1 %, behind lf1 at most M (ledger E101, E101b; P33: every phase 0.13-0.27 us sooner).
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}}},
       Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 2}}},
+      // E102 (session 34): lf1 with a lean start. P33's stamps at M 128 / 256: index math 0.91 / 0.99
+      // us, mbarriers 1.14 / 1.25, first k-block issued 1.39 / 1.49; stage 0 moved with the first
+      // issue in E101. ls1 arms only k-block 0's full barrier, fences and issues it (no tensor-map
+      // prefetch, the policies formed once), then arms the other 15 barriers before the cluster
+      // arrive, and takes the slice size without a division. Not yet measured.
+      Config{"router_hilo_ring",
+             {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
   };
 }
 

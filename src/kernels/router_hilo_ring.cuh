@@ -117,7 +117,11 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // first fill are loaded by each CTA for itself (both images of each W tile, no multicast) before
 // it waits for its peer: the cluster barrier is split (arrive once this CTA's mbarriers exist,
 // wait before the first multicast), so the first stages leave without waiting for the peer.
-template <int TN, int ZW, int WMC = 0, int LF = 0>
+// LS: 0, or (E102, config key ls1; LF >= 1) a lean start for those local k-blocks: thread 0 arms
+// only their full barriers, fences, and issues them (no tensor-map prefetch, the two L2 policies
+// formed once), then arms the other barriers and fences again before its cluster arrive; the
+// slice size is (m + 1) / 2 (wmc1 has ts = 2) instead of a division by gridDim.z.
+template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -130,6 +134,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
   static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
+  static_assert(LS == 0 || (LS == 1 && LF >= 1), "LS: the lean start of LF's local first k-blocks");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -156,7 +161,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   auto mark = [](int) {};
   auto stamp = [](int) {};
 #endif
-  const int mt = (m + int(gridDim.z) - 1) / int(gridDim.z);
+  const int mt = LS ? (m + 1) >> 1 : (m + int(gridDim.z) - 1) / int(gridDim.z);  // LS: wmc1's two slices
   const int t0 = int(blockIdx.z) * mt;
   if (WMC == 0 && t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics (WMC: loads, no atomics)
   const int m_loc = WMC ? max(0, min(mt, m - t0)) : min(mt, m - t0);
@@ -218,7 +223,24 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
 #endif
   };
-  if (threadIdx.x == 0) {
+  if constexpr (LS == 1) {
+    if (threadIdx.x == 0) {
+      // LS (E102): the local k-blocks' full barriers, one fence, their loads; then the other barriers.
+      for (int s = 0; s < n_local; ++s) mbar_init(full_bar(s), 1);
+      fence_mbar_init();
+      mark(11);
+      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
+      for (int j = 0; j < n_local; ++j) {
+        issue(j, j, pol_w, pol_x, std::false_type{});
+        if (j == 0) mark(12);
+      }
+      for (int s = 0; s < stages; ++s) {
+        if (s >= n_local) mbar_init(full_bar(s), 1);
+        mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * 2u);  // one arrive per consuming warp of both CTAs
+      }
+      fence_mbar_init();  // released at cluster scope before this thread's cluster arrive
+    }
+  } else if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * (WMC ? 2u : 1u));  // one arrive per consuming warp (of both CTAs)
@@ -233,7 +255,8 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   } else if constexpr (WMC == 1) {
     __syncwarp();
     cluster_arrive_relaxed();  // this CTA's barriers exist (fence_mbar_init released them at cluster scope)
-    if (threadIdx.x == 0 && n_local > 0) fill(0, n_local, std::false_type{}, true);  // into this CTA only
+    if constexpr (LS == 0)
+      if (threadIdx.x == 0 && n_local > 0) fill(0, n_local, std::false_type{}, true);  // into this CTA only
     __syncwarp();
     cluster_wait();  // the peer's barriers exist before any multicast into it or remote arrive
     if (threadIdx.x == 0) first_fill();

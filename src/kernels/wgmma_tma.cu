@@ -37,6 +37,7 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 #include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -111,6 +112,8 @@ KernelFn red5_kernel_for(int kord) {
   if constexpr (BM <= 128) {
     if (kord == 129) return wgmma_tma_red5_kernel<BM, 129>;  // ki1.wmc1 (E87)
     if (kord == 385) return wgmma_tma_red5_kernel<BM, 385>;  // ki1.wmc1.xsh1 (E99: the last tile's x box inside x)
+    if (kord == 145) return wgmma_tma_red5_kernel<BM, 145>;  // ki1.wmc1.ls1 (E102b: the pair's lean start)
+    if (kord == 401) return wgmma_tma_red5_kernel<BM, 401>;  // ki1.wmc1.xsh1.ls1
     // ki1.wsl2.ls1 (E85 at bm 64; bm 128 since E89c: qkv M 65..83 on the same pre-swizzled slab copy)
     if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;
   }
@@ -136,7 +139,7 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
 // wsl1 << 3 | ls1 << 4 | wsl2 << 5 | wmc1 << 7 (W multicast pair over the two token tiles, E87;
-// bit 6 was E86's x multicast pair, removed).
+// bit 6 was E86's x multicast pair, removed) | xsh1 << 8 (E99).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
@@ -655,6 +658,21 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"xsh", 1});
     list.push_back(c);
   }
+  // ---- E102b (session 34): the W pairs with E85's lean start (ls1): thread 0 arms the first fill's
+  // full barriers, fences and issues the (local) fill, then arms the rest before the pair's cluster
+  // arrive. The pair's thread 0 otherwise arms 2 x stages barriers and prefetches both tensor maps
+  // first (E102 does the same for the router ring's pair). The plan's pairs: bm64.split1 / split3,
+  // bm128.split1 / split2, and the xsh1 twins of bm64.split1 / split3 and bm128.split1. Not yet measured.
+  for (const auto& [bm, split, xsh] : {std::tuple{64, 1, 0}, std::tuple{64, 3, 0}, std::tuple{128, 1, 0},
+                                       std::tuple{128, 2, 0}, std::tuple{64, 1, 1}, std::tuple{64, 3, 1},
+                                       std::tuple{128, 1, 1}}) {
+    Config c = with_rk(cfg(bm, split, 1, 1, 5));
+    c.params.push_back({"ki", 1});
+    c.params.push_back({"wmc", 1});
+    if (xsh) c.params.push_back({"xsh", 1});
+    c.params.push_back({"ls", 1});
+    list.push_back(c);
+  }
   return list;
 }
 
@@ -711,13 +729,15 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int wmc = c.get("wmc", 0);
   if (wmc != 0 && wmc != 1) return "wgmma_tma: wmc must be 0 or 1 (W multicast over the two token tiles, E87)";
   if (wmc == 1) {
-    if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || ls != 0 || bm > 128)
-      return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87)";
+    if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || bm > 128)
+      return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87; ls1: "
+             "E102b)";
   }
   const int xsh = c.get("xsh", 0);
   if (xsh != 0 && (xsh != 1 || wmc != 1))
     return "wgmma_tma: xsh must be 0, or 1 with wmc1 (the W pair's last token tile, E99)";
-  if ((wsl == 2 || ls == 1) && (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
+  if ((wsl == 2 || (ls == 1 && wmc == 0)) &&
+      (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
     return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85), and wsl2.ls1 at "
            "bm 128 (E89c)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";

@@ -516,7 +516,8 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //   kLS (config key ls1, E85, rk1 only): a lean start for red5's first ring fill: thread 0 arms only
 //     the full barriers of the fill, fences, and issues it with no tensor-map prefetch; the other
 //     barriers are armed (and fenced) after the fill. (P25b: thread 0's first TMA left 0.64 us
-//     after its entry, 0.29 us of it after the index math.)
+//     after its entry, 0.29 us of it after the index math.) With kWMC (E102b) the same: the pair's
+//     first fill is local, and the cluster arrive still follows every barrier's init.
 //   kWB (config key wsl2, E85, rk1 only): W's k-block slabs pre-swizzled at prepare (the 128B
 //     swizzle applied to each [128 rows][128 B] unit in global memory), so one cp.async.bulk of
 //     16 KB (no tensor map) lands a unit in the layout the 3D box would write: the W path of the
@@ -554,7 +555,7 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
-  static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
+  static_assert(!kWMC || (!kWorkTable && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
   static_assert(!kXS || kWMC, "kXS: the W pair's last token tile (wmc1) only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -699,7 +700,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     first_fill();
     for (int s = 0; s < stages; ++s) {
       if (s >= n_first) mbar_init(full_bar(s), 1);
-      mbar_init(empty_bar(s), kConsumerWGs * 4);
+      mbar_init(empty_bar(s), kConsumerWGs * 4 * (kWMC ? 2 : 1));  // one arrive per consumer warp (of the pair)
     }
     fence_mbar_init();
   } else if (threadIdx.x == 0) {

@@ -4,13 +4,15 @@
 # and wmc1.lf1 at router M 128 and 256 (p8_router_ring_stamps.sh: thread 0's mbarriers / first
 # k-block / fill issued, each warpgroup's first stage, the main-loop end, the park, the zero hand-off,
 # the adds; two launches per config, medians over CTAs). No plan change can follow from it.
-# Usage: tools/experiments/call3_s33.sh STAMPS_BIN OUT_DIR   (~40 s)
+# Session 34: P33_CASES ("M:CONFIG .." words, p8's RING_CASES) and P33_LABEL replace the four cases
+# and the title below (call1_s34.sh: P34, lf1 against lf1.ls1).
+# Usage: [P33_CASES=.. P33_LABEL=..] tools/experiments/call3_s33.sh STAMPS_BIN OUT_DIR   (~40 s)
 set -u
 SBIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 R=router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1
-echo "== P33: ring stamps, wmc1 and wmc1.lf1 ($(date +%T))"
-RING_CASES="128:$R 128:$R.lf1 256:$R 256:$R.lf1" timeout 200 tools/experiments/p8_router_ring_stamps.sh "$SBIN" "$O/p8" >/dev/null 2>&1
+echo "== ${P33_LABEL:-P33: ring stamps, wmc1 and wmc1.lf1} ($(date +%T))"
+RING_CASES="${P33_CASES:-128:$R 128:$R.lf1 256:$R 256:$R.lf1}" timeout 200 tools/experiments/p8_router_ring_stamps.sh "$SBIN" "$O/p8" >/dev/null 2>&1
 echo "p8 rc=$?"
 cat "$O/p8/p8.txt"
 # thread 0's start-up points too (CSV columns after slot 10: mbar_ready 11, first_issued 12, index_done 13)
@@ -24,7 +26,7 @@ for f in glob.glob(sys.argv[1] + '/stamps-*.csv'):
     for r in csv.reader(open(f)):
         if len(r) < 19: continue
         d.setdefault((int(m), r[0]), {}).setdefault(run, []).append(r)
-print('P33: us from the earliest CTA entry, median over CTAs (mean over the launches kept)')
+print('us from the earliest CTA entry, median over CTAs (mean over the launches kept)')
 print('M   config' + ''.join(f' {k:>12s}' for k in COLS))
 for (m, cfg), runs in sorted(d.items()):
     vals = []
