@@ -116,6 +116,7 @@ KernelFn red5_kernel_for(int kord) {
     if (kord == 401) return wgmma_tma_red5_kernel<BM, 401>;  // ki1.wmc1.xsh1.ls1
     // ki1.wsl2.ls1 (E85 at bm 64; bm 128 since E89c: qkv M 65..83 on the same pre-swizzled slab copy)
     if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;
+    if (kord == 561) return wgmma_tma_red5_kernel<BM, 561>;  // ki1.wsl2.ls1.tp1 (E103)
   }
   if constexpr (BM == 64) {  // E85 (the small-M slab configs): lean start, bulk-copied pre-swizzled slabs
     if (kord == 25) return wgmma_tma_red5_kernel<BM, 25>;  // ki1.wsl1.ls1
@@ -139,11 +140,12 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
 // wsl1 << 3 | ls1 << 4 | wsl2 << 5 | wmc1 << 7 (W multicast pair over the two token tiles, E87;
-// bit 6 was E86's x multicast pair, removed) | xsh1 << 8 (E99).
+// bit 6 was E86's x multicast pair, removed) | xsh1 << 8 (E99) | tp1 << 9 (E103).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0) |
+         (c.get("tp", 0) != 0 ? 512 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -645,6 +647,19 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"ls", 1});
     list.push_back(c);
   }
+  // ---- E103 (session 34): the slab configs' lean start (wsl2.ls1) with x's tensor map prefetched at
+  // entry by the producer warpgroup's fourth warp (tp1): thread 0's first x box otherwise waits, after
+  // its barriers, for a cold driver constant (the param space's address) and then for the descriptor.
+  // The plan's wsl2.ls1 tiles: bm64.split4 (qkv M 2..64), bm64.split2 (pooler M 6..64, unpooler M
+  // 9..64), bm128.split4 (qkv M 65..83). Not yet measured.
+  for (const auto& [bm, split] : {std::pair{64, 4}, std::pair{64, 2}, std::pair{128, 4}}) {
+    Config c = with_rk(cfg(bm, split, 1, 1, 5));
+    c.params.push_back({"ki", 1});
+    c.params.push_back({"wsl", 2});
+    c.params.push_back({"ls", 1});
+    c.params.push_back({"tp", 1});
+    list.push_back(c);
+  }
   // ---- E99 (session 32): the W pairs with the last token tile's x box shifted inside x (xsh1). E98
   // measured the pair bm128.split1 at unpooler M 193 / 201 / 209 / 217 / 223 at 31.05 / 29.28 / 27.26
   // / 25.97 / 25.90 us: the emptier the second tile, the slower, as its boxes reach past x (E81).
@@ -726,6 +741,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     return "wgmma_tma: wsl must be 0 (W as given), 1 (W's k-block slabs, E65) or 2 (the slabs pre-swizzled, bulk "
            "copies, E85)";
   if (ls != 0 && ls != 1) return "wgmma_tma: ls must be 0 or 1 (the lean start, E85)";
+
   const int wmc = c.get("wmc", 0);
   if (wmc != 0 && wmc != 1) return "wgmma_tma: wmc must be 0 or 1 (W multicast over the two token tiles, E87)";
   if (wmc == 1) {
@@ -733,6 +749,9 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
       return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87; ls1: "
              "E102b)";
   }
+  const int tp = c.get("tp", 0);
+  if (tp != 0 && (tp != 1 || wsl != 2 || ls != 1 || wmc != 0))
+    return "wgmma_tma: tp must be 0, or 1 with wsl2.ls1 (x's tensor map prefetched at entry, E103)";
   const int xsh = c.get("xsh", 0);
   if (xsh != 0 && (xsh != 1 || wmc != 1))
     return "wgmma_tma: xsh must be 0, or 1 with wmc1 (the W pair's last token tile, E99)";
@@ -804,7 +823,7 @@ std::string wgmma_tma_copy_free(const ProjectionSpec& spec, const Config& cfg, i
     std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
     return c;
   };
-  const Config twin = without(without(cfg, "wsl"), "ls");
+  const Config twin = without(without(without(cfg, "wsl"), "ls"), "tp");
   if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
   return without(twin, "ki").name();
 }
