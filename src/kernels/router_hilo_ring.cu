@@ -85,7 +85,6 @@ KernelFn kernel_for_zw(int tn) {
 }
 KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0) {
   if (ls == 1) return wmc == 1 && zw == 1 && lf == 1 ? kernel_for_zw<1, 1, 1, 1>(tn) : nullptr;  // E102: lf1.ls1
-  if (ls == 2) return wmc == 1 && zw == 1 && lf == 1 ? kernel_for_zw<1, 1, 1, 2>(tn) : nullptr;  // E103: lf1.ls2
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
       case 1: return kernel_for_zw<1, 1, 1>(tn);
@@ -143,8 +142,7 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.lf < 0 || t.lf > 2) return "router_hilo_ring: lf must be 0, 1 or 2 (local first k-blocks, E101)";
   if (t.lf != 0 && (t.wmc != 1 || t.early != 1))
     return "router_hilo_ring: lf (local first k-blocks) needs wmc1 and early1";
-  if (t.ls != 0 && ((t.ls != 1 && t.ls != 2) || t.lf != 1))
-    return "router_hilo_ring: ls must be 0, or 1 or 2 with lf1 (E102, E103)";
+  if (t.ls != 0 && (t.ls != 1 || t.lf != 1)) return "router_hilo_ring: ls must be 0, or 1 with lf1 (E102)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -335,15 +333,13 @@ std::vector<Config> ring_configs() {
       // us, mbarriers 1.14 / 1.25, first k-block issued 1.39 / 1.49; stage 0 moved with the first
       // issue in E101. ls1 arms only k-block 0's full barrier, fences and issues it (no tensor-map
       // prefetch, the policies formed once), then arms the other 15 barriers before the cluster
-      // arrive, and takes the slice size without a division. Not yet measured.
+      // arrive, and takes the slice size without a division. Measured (H200, 200 pairs, same binary,
+      // against lf1 / wmc1): +1.1..+5.3 % at 13 M of 65..256 (M 128 / 256 +2.5 / +1.1 %), +2.1..+8.8 %
+      // at M 79..81 and 99..105 (ledger E102, E102c; P34: the first k-block issued 0.08 / 0.19 us
+      // sooner at M 128 / 256); plan Z12b's config at router M 65..256. E103's ls2 (x's tensor map
+      // prefetched at entry by the producer warp) read -2.0..+1.1 % against ls1 and was removed.
       Config{"router_hilo_ring",
              {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
-      // E103 (session 34): ls1 with x's tensor map prefetched at entry by the producer warp (SASS: thread
-      // 0's first x box waits for a driver constant, the param space's address, read cold after its
-      // barriers; the prefetch asks for it, and for the descriptor, from another warp at entry).
-      // Not yet measured.
-      Config{"router_hilo_ring",
-             {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 2}}},
   };
 }
 

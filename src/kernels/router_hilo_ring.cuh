@@ -120,8 +120,7 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // LS: 0, or (E102, config key ls1; LF >= 1) a lean start for those local k-blocks: thread 0 arms
 // only their full barriers, fences, and issues them (no tensor-map prefetch, the two L2 policies
 // formed once), then arms the other barriers and fences again before its cluster arrive; the
-// slice size is (m + 1) / 2 (wmc1 has ts = 2) instead of a division by gridDim.z. LS 2 (E103, ls2):
-// ls1 with x's tensor map prefetched at entry by the producer warp (see below).
+// slice size is (m + 1) / 2 (wmc1 has ts = 2) instead of a division by gridDim.z.
 template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
@@ -135,7 +134,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
   static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
-  static_assert(LS == 0 || ((LS == 1 || LS == 2) && LF >= 1), "LS: the lean start of LF's local first k-blocks");
+  static_assert(LS == 0 || (LS == 1 && LF >= 1), "LS: the lean start of LF's local first k-blocks");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -166,11 +165,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   const int t0 = int(blockIdx.z) * mt;
   if (WMC == 0 && t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics (WMC: loads, no atomics)
   const int m_loc = WMC ? max(0, min(mt, m - t0)) : min(mt, m - t0);
-  // LS 2 (E103): the producer warp's lane 0 prefetches x's tensor map at entry, so the param-space
-  // address thread 0's first x box needs (a driver constant, its own cold line) and the descriptor
-  // are on their way while thread 0 arms its barriers.
-  if constexpr (LS == 2)
-    if (threadIdx.x == 2 * 128) prefetch_tensor_map(&tm_x);
   if (threadIdx.x == 0) mark(13);
 
   extern __shared__ uint8_t smem_raw[];
@@ -229,7 +223,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
 #endif
   };
-  if constexpr (LS >= 1) {
+  if constexpr (LS == 1) {
     if (threadIdx.x == 0) {
       // LS (E102): the local k-blocks' full barriers, one fence, their loads; then the other barriers.
       for (int s = 0; s < n_local; ++s) mbar_init(full_bar(s), 1);

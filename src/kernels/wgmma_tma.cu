@@ -37,7 +37,6 @@
 #include "kernels/wgmma_tma.cuh"
 
 #include <algorithm>
-#include <tuple>
 #include <utility>
 #include <vector>
 #ifdef PROJKIT_WGMMA_STAMPS
@@ -112,11 +111,8 @@ KernelFn red5_kernel_for(int kord) {
   if constexpr (BM <= 128) {
     if (kord == 129) return wgmma_tma_red5_kernel<BM, 129>;  // ki1.wmc1 (E87)
     if (kord == 385) return wgmma_tma_red5_kernel<BM, 385>;  // ki1.wmc1.xsh1 (E99: the last tile's x box inside x)
-    if (kord == 145) return wgmma_tma_red5_kernel<BM, 145>;  // ki1.wmc1.ls1 (E102b: the pair's lean start)
-    if (kord == 401) return wgmma_tma_red5_kernel<BM, 401>;  // ki1.wmc1.xsh1.ls1
     // ki1.wsl2.ls1 (E85 at bm 64; bm 128 since E89c: qkv M 65..83 on the same pre-swizzled slab copy)
     if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;
-    if (kord == 561) return wgmma_tma_red5_kernel<BM, 561>;  // ki1.wsl2.ls1.tp1 (E103)
   }
   if constexpr (BM == 64) {  // E85 (the small-M slab configs): lean start, bulk-copied pre-swizzled slabs
     if (kord == 25) return wgmma_tma_red5_kernel<BM, 25>;  // ki1.wsl1.ls1
@@ -140,12 +136,11 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
 // wsl1 << 3 | ls1 << 4 | wsl2 << 5 | wmc1 << 7 (W multicast pair over the two token tiles, E87;
-// bit 6 was E86's x multicast pair, removed) | xsh1 << 8 (E99) | tp1 << 9 (E103).
+// bit 6 was E86's x multicast pair, removed).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0) |
-         (c.get("tp", 0) != 0 ? 512 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -647,19 +642,6 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"ls", 1});
     list.push_back(c);
   }
-  // ---- E103 (session 34): the slab configs' lean start (wsl2.ls1) with x's tensor map prefetched at
-  // entry by the producer warpgroup's fourth warp (tp1): thread 0's first x box otherwise waits, after
-  // its barriers, for a cold driver constant (the param space's address) and then for the descriptor.
-  // The plan's wsl2.ls1 tiles: bm64.split4 (qkv M 2..64), bm64.split2 (pooler M 6..64, unpooler M
-  // 9..64), bm128.split4 (qkv M 65..83). Not yet measured.
-  for (const auto& [bm, split] : {std::pair{64, 4}, std::pair{64, 2}, std::pair{128, 4}}) {
-    Config c = with_rk(cfg(bm, split, 1, 1, 5));
-    c.params.push_back({"ki", 1});
-    c.params.push_back({"wsl", 2});
-    c.params.push_back({"ls", 1});
-    c.params.push_back({"tp", 1});
-    list.push_back(c);
-  }
   // ---- E99 (session 32): the W pairs with the last token tile's x box shifted inside x (xsh1). E98
   // measured the pair bm128.split1 at unpooler M 193 / 201 / 209 / 217 / 223 at 31.05 / 29.28 / 27.26
   // / 25.97 / 25.90 us: the emptier the second tile, the slower, as its boxes reach past x (E81).
@@ -671,21 +653,6 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"ki", 1});
     c.params.push_back({"wmc", 1});
     c.params.push_back({"xsh", 1});
-    list.push_back(c);
-  }
-  // ---- E102b (session 34): the W pairs with E85's lean start (ls1): thread 0 arms the first fill's
-  // full barriers, fences and issues the (local) fill, then arms the rest before the pair's cluster
-  // arrive. The pair's thread 0 otherwise arms 2 x stages barriers and prefetches both tensor maps
-  // first (E102 does the same for the router ring's pair). The plan's pairs: bm64.split1 / split3,
-  // bm128.split1 / split2, and the xsh1 twins of bm64.split1 / split3 and bm128.split1. Not yet measured.
-  for (const auto& [bm, split, xsh] : {std::tuple{64, 1, 0}, std::tuple{64, 3, 0}, std::tuple{128, 1, 0},
-                                       std::tuple{128, 2, 0}, std::tuple{64, 1, 1}, std::tuple{64, 3, 1},
-                                       std::tuple{128, 1, 1}}) {
-    Config c = with_rk(cfg(bm, split, 1, 1, 5));
-    c.params.push_back({"ki", 1});
-    c.params.push_back({"wmc", 1});
-    if (xsh) c.params.push_back({"xsh", 1});
-    c.params.push_back({"ls", 1});
     list.push_back(c);
   }
   return list;
@@ -741,22 +708,16 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
     return "wgmma_tma: wsl must be 0 (W as given), 1 (W's k-block slabs, E65) or 2 (the slabs pre-swizzled, bulk "
            "copies, E85)";
   if (ls != 0 && ls != 1) return "wgmma_tma: ls must be 0 or 1 (the lean start, E85)";
-
   const int wmc = c.get("wmc", 0);
   if (wmc != 0 && wmc != 1) return "wgmma_tma: wmc must be 0 or 1 (W multicast over the two token tiles, E87)";
   if (wmc == 1) {
-    if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || bm > 128)
-      return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87; ls1: "
-             "E102b)";
+    if (red != 5 || rk != 1 || ki != 1 || mc != 1 || wsl != 0 || ls != 0 || bm > 128)
+      return "wgmma_tma: wmc1 is instantiated for red5.rk1.ki1 with mc = 1, W itself and bm 64 or 128 (E87)";
   }
-  const int tp = c.get("tp", 0);
-  if (tp != 0 && (tp != 1 || wsl != 2 || ls != 1 || wmc != 0))
-    return "wgmma_tma: tp must be 0, or 1 with wsl2.ls1 (x's tensor map prefetched at entry, E103)";
   const int xsh = c.get("xsh", 0);
   if (xsh != 0 && (xsh != 1 || wmc != 1))
     return "wgmma_tma: xsh must be 0, or 1 with wmc1 (the W pair's last token tile, E99)";
-  if ((wsl == 2 || (ls == 1 && wmc == 0)) &&
-      (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
+  if ((wsl == 2 || ls == 1) && (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
     return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85), and wsl2.ls1 at "
            "bm 128 (E89c)";
   if (wsl != 0 && rk != 1 && wt != 1) return "wgmma_tma: wsl1 is instantiated for rk1 and wt1 only";
@@ -823,7 +784,7 @@ std::string wgmma_tma_copy_free(const ProjectionSpec& spec, const Config& cfg, i
     std::erase_if(c.params, [&](const auto& p) { return p.first == key; });
     return c;
   };
-  const Config twin = without(without(without(cfg, "wsl"), "ls"), "tp");
+  const Config twin = without(without(cfg, "wsl"), "ls");
   if (method_applicability(spec, twin.name(), m_lo, m_hi, dev).empty()) return twin.name();
   return without(twin, "ki").name();
 }

@@ -516,8 +516,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //   kLS (config key ls1, E85, rk1 only): a lean start for red5's first ring fill: thread 0 arms only
 //     the full barriers of the fill, fences, and issues it with no tensor-map prefetch; the other
 //     barriers are armed (and fenced) after the fill. (P25b: thread 0's first TMA left 0.64 us
-//     after its entry, 0.29 us of it after the index math.) With kWMC (E102b) the same: the pair's
-//     first fill is local, and the cluster arrive still follows every barrier's init.
+//     after its entry, 0.29 us of it after the index math.)
 //   kWB (config key wsl2, E85, rk1 only): W's k-block slabs pre-swizzled at prepare (the 128B
 //     swizzle applied to each [128 rows][128 B] unit in global memory), so one cp.async.bulk of
 //     16 KB (no tensor map) lands a unit in the layout the 3D box would write: the W path of the
@@ -529,7 +528,7 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     mostly empty second tile ran 31 us at unpooler M 193 against 26 us from M 224, its boxes mostly
 //     outside x); the rows it shares with the tile before are computed again and not stored.
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false, bool kWMC = false, bool kXS = false, bool kTP = false>
+          bool kWB = false, bool kWMC = false, bool kXS = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -555,19 +554,13 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kWorkTable || (kKI == 0 && !kKO), "the work table gives each CTA its tile and K range");
   static_assert(!kWB || (!kWSL && !kWorkTable), "kWB replaces the slabs' tensor map (rk1 only)");
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
-  static_assert(!kWMC || (!kWorkTable && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
+  static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
   static_assert(!kXS || kWMC, "kXS: the W pair's last token tile (wmc1) only");
-  static_assert(!kTP || (kLS && kWB), "kTP: with the lean start over the pre-swizzled slabs (wsl2.ls1) only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
   if (probe_skip() & 16u) return;  // P16: the launch alone (every CTA returns at entry)
 #endif
-  // kTP (E103): the producer warpgroup's fourth warp prefetches x's tensor map at entry, so the
-  // param-space address thread 0's first x box needs (a driver constant, read cold after its
-  // barriers) and the descriptor are on their way while thread 0 arms its barriers.
-  if constexpr (kTP)
-    if (threadIdx.x == 96) prefetch_tensor_map(&tm_x);
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = smem_u32(smem_raw);
   const uint32_t base = (raw + 1023u) & ~1023u;
@@ -706,7 +699,7 @@ __device__ __forceinline__ void wgmma_tma_body(
     first_fill();
     for (int s = 0; s < stages; ++s) {
       if (s >= n_first) mbar_init(full_bar(s), 1);
-      mbar_init(empty_bar(s), kConsumerWGs * 4 * (kWMC ? 2 : 1));  // one arrive per consumer warp (of the pair)
+      mbar_init(empty_bar(s), kConsumerWGs * 4);
     }
     fence_mbar_init();
   } else if (threadIdx.x == 0) {
@@ -939,8 +932,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // `ws` carries the slabs and the ignored mc slot their row count); bit 128 (64 was E86's x pair,
 // removed): W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
 // dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp); bit 256
-// (with 128): the pair's partial last tile loads the last BM rows of x (xsh1, E99); bit 512 (with 16 and
-// 32): x's tensor map prefetched at entry by another warp (tp1, E103).
+// (with 128): the pair's partial last tile loads the last BM rows of x (xsh1, E99).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
@@ -948,7 +940,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
   wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
-                 (KORD & 128) != 0, (KORD & 256) != 0, (KORD & 512) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
+                 (KORD & 128) != 0, (KORD & 256) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
                                                        x_rows, /*red=*/5, ws, flags, stamps, nullptr,
                                                        (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }

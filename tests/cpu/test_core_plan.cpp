@@ -210,8 +210,9 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   int ki1 = 0, ko1 = 0;
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos || c.find(".wmc1") != std::string::npos)
-      continue;  // wsl1 / wsl2, wmc1 (E87), its xsh1 (E99) and ls1 (E102b): their own tests below
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos ||
+        c.ends_with(".wmc1") || c.ends_with(".xsh1"))
+      continue;  // wsl1 / wsl2, wmc1 (E87) and xsh1 (E99): their own tests below
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -286,7 +287,6 @@ TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || (!c.ends_with(".ls1") && !c.ends_with(".wsl2"))) continue;
-    if (c.find(".wmc1") != std::string::npos) continue;  // the W pairs' lean start (E102b): its own test below
     ++n;
     const std::size_t at = c.find(".wsl");
     ASSERT_NE(at, std::string::npos) << c;
@@ -550,7 +550,8 @@ TEST(Methods, SplitkMmaL2LeanPrologue) {
 }
 
 // router_hilo_ring lf (E101: the first k-blocks of the multicast ring's fill loaded locally) is
-// listed on wmc1.early1 only, applicable over the ring's M range; other lf values are refused.
+// listed on wmc1.early1 only, applicable over the ring's M range; other lf values are refused; and
+// lf1's lean start (ls1, E102) likewise.
 TEST(Methods, RouterRingLocalFirstBlocks) {
   const DeviceInfo d = fake_h200();
   const ProjectionSpec& r = builtin_spec("router");
@@ -572,14 +573,12 @@ TEST(Methods, RouterRingLocalFirstBlocks) {
                 .find("lf must be 0, 1 or 2"),
             std::string::npos);
   // E102: lf1's lean start (ls1) applies over the router's whole M range, like lf1; refused by name
-  // without lf1 or with another value
-  for (const char* c : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1",
-                        "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls2"})  // E103: ls2
-    EXPECT_EQ(method_applicability(r, c, 1, 256, d), "") << c;
+  // without lf1 or with another value (E103's ls2 was refuted and removed)
+  EXPECT_EQ(method_applicability(r, "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1", 1, 256, d), "");
   for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.ls1",
                           "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf2.ls1",
-                          "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls3"})
-    EXPECT_NE(ring->applicable(r, Config::parse(bad), 65, 256, d).find("ls must be 0, or 1 or 2 with lf1"),
+                          "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls2"})
+    EXPECT_NE(ring->applicable(r, Config::parse(bad), 65, 256, d).find("ls must be 0, or 1 with lf1"),
               std::string::npos)
         << bad;
 }
@@ -621,7 +620,7 @@ TEST(Methods, WgmmaTmaShiftedXBoxVariants) {
   const std::vector<std::string> listed = list_method_configs();
   int n = 0;
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".xsh") == std::string::npos || c.ends_with(".ls1")) continue;
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".xsh") == std::string::npos) continue;
     ++n;
     ASSERT_TRUE(c.ends_with(".wmc1.xsh1")) << c << ": xsh1 is the last key, after wmc1";
     const std::string base = c.substr(0, c.size() - 5);
@@ -640,66 +639,6 @@ TEST(Methods, WgmmaTmaShiftedXBoxVariants) {
             std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh2").find(rule), std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh1"), "");
-}
-
-// E103: x's tensor map prefetched at entry (tp1) is listed as the last key of the three wsl2.ls1 slab
-// configs and applies exactly where each does; its copy-free twin drops it with the slabs and the lean
-// start; tp1 is refused by name without wsl2.ls1 or on the W pairs.
-TEST(Methods, WgmmaTmaEntryTensorMapPrefetch) {
-  const DeviceInfo d = fake_h200();
-  const std::vector<std::string> listed = list_method_configs();
-  int n = 0;
-  for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || !c.ends_with(".tp1")) continue;
-    ++n;
-    const std::string base = c.substr(0, c.size() - 4);
-    EXPECT_TRUE(base.ends_with(".rk1.ki1.wsl2.ls1")) << c;
-    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    for (const char* fam : {"qkv", "pooler", "unpooler"})
-      for (auto [lo, hi] : {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}}) {
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), base, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
-        if (method_applicability(builtin_spec(fam), c, lo, hi, d).empty())
-          EXPECT_EQ(copy_free_method(builtin_spec(fam), c, lo, hi, d), copy_free_method(builtin_spec(fam), base, lo, hi, d))
-              << c << " " << fam << " " << lo << ".." << hi;
-      }
-  }
-  EXPECT_EQ(n, 3);
-  const std::string rule = "tp must be 0, or 1 with wsl2.ls1";
-  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm64.split2.mc1.stages8.xfit1.red5.rk1.ki1.wsl2.tp1", 9, 64)
-                .find(rule),
-            std::string::npos);
-  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.ls1.tp1", 129,
-                              256)
-                .find(rule),
-            std::string::npos);
-}
-
-// E102b: the W pairs' lean start (wmc1 / wmc1.xsh1 with ls1 as the last key) applies exactly where the
-// pair without it does, for every family and range; seven configs (the plan's pair tiles).
-TEST(Methods, WgmmaTmaPairLeanStartVariants) {
-  const DeviceInfo d = fake_h200();
-  const std::vector<std::string> listed = list_method_configs();
-  int n = 0;
-  for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wmc1") == std::string::npos || !c.ends_with(".ls1")) continue;
-    ++n;
-    const std::string base = c.substr(0, c.size() - 4);
-    EXPECT_TRUE(base.ends_with(".wmc1") || base.ends_with(".wmc1.xsh1")) << c;
-    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    for (const char* fam : {"qkv", "pooler", "unpooler", "o"})
-      for (auto [lo, hi] : {std::pair{1, 64}, std::pair{65, 128}, std::pair{129, 256}, std::pair{193, 223}})
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), base, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
-    // no copy of W: a Projection with weight_copies = false runs the config itself
-    EXPECT_EQ(copy_free_method(builtin_spec("unpooler"), c, 65, 128, d), c);
-  }
-  EXPECT_EQ(n, 7);
-  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.ls2", 129, 256)
-                .find("ls must be 0 or 1"),
-            std::string::npos);
 }
 
 // router_hilo_ring's wmc1 (E83: the two token slices of a K split share W by multicast, clusters
