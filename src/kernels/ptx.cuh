@@ -62,11 +62,6 @@ __device__ __forceinline__ uint4 ld_stream_prefetch256(const void* p) {
   return v;
 }
 
-// Ask L2 for the 128-byte line at p, nothing returned (splitk_mma_l2 lp2, E104: issued at kernel entry,
-// its address needs W's pointer and K, so the first instruction that waits for the cold kernel
-// parameters waits for both of their constant-bank lines at once).
-__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
-
 // 16-byte fp32 load from L2 (.cg: not cached in L1). For split-K partial sums that other CTAs
 // combined with red.global.add at L2 during this kernel: L1 is not coherent with those atomics.
 __device__ __forceinline__ float4 ld_cg_f4(const float* p) {

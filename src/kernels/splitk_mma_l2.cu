@@ -60,19 +60,13 @@ __device__ __forceinline__ void store_bf16x4(__nv_bfloat16* p, const float4& v) 
 // LEAN: lp1 (E90), split 1 only (the host checks): the tile is blockIdx.x and the K slice all of
 //        K (no integer division in the prologue), and the main loop's W addresses are formed once
 //        per thread (splitk::mainloop's LEAN).
-// LEAN 2: lp2 (E104): lp1, and at entry a prefetch of the CTA's first W line, whose address needs W's
-//        pointer (the parameters' first 64-byte line) and K (their second): the kernel's first wait on
-//        the cold parameters then covers both lines, where lp1 waits for K and stages first and for the
-//        pointers in a second round trip (sm_90a SASS).
-template <int WARPS, int MT, int WK = 1, int LEAN = 0>
+template <int WARPS, int MT, int WK = 1, bool LEAN = false>
 __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __nv_bfloat16* __restrict__ x,
                                                                    const __nv_bfloat16* __restrict__ w,
                                                                    __nv_bfloat16* __restrict__ y, float* ws,
                                                                    unsigned* counters, int m, int n_out, int k,
                                                                    int split, int stages) {
   using S = splitk::Shape<WARPS, WK, MT>;
-  static_assert(LEAN >= 0 && LEAN <= 2, "LEAN: 0, 1 (lp1) or 2 (lp2)");
-  if constexpr (LEAN == 2) ptx::prefetch_l2(w + std::size_t(blockIdx.x) * S::kBN * std::size_t(k));
   static_assert(S::kBN % 4 == 0, "tile rows come in float4 runs");
   static_assert(S::kThreads >= 32, "at least one warp");
   extern __shared__ __align__(128) uint8_t smem[];
@@ -85,7 +79,7 @@ __global__ void __launch_bounds__(WARPS * WK * 32) splitk_mma_l2_kernel(const __
   const int tid = threadIdx.x;
 
   float acc[S::kNT][4];  // C fragments, layout in splitk::mainloop
-  splitk::mainloop<WARPS, WK, MT, LEAN != 0>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
+  splitk::mainloop<WARPS, WK, MT, LEAN>(x, w, m, k, n0, k0, ktiles, stages, smem, acc);
 
   // fp32 partials red[WK][MT][kRedStride] in smem (ring drained by mainloop's final barrier).
   float* red = reinterpret_cast<float*>(smem);
@@ -154,7 +148,7 @@ struct KernelInfo {
   int smem_for(int stages) const { return std::max(stages * stage_bytes, red_bytes); }
 };
 
-template <int WARPS, int MT, int WK, int LEAN = 0>
+template <int WARPS, int MT, int WK, bool LEAN = false>
 KernelInfo info_of() {
   using S = splitk::Shape<WARPS, WK, MT>;
   return {splitk_mma_l2_kernel<WARPS, MT, WK, LEAN>, S::kStageBytes, S::kRedBytes, S::kThreads, S::kBN};
@@ -162,7 +156,7 @@ KernelInfo info_of() {
 
 int token_tile_index(int m) { return m <= 8 ? 0 : m <= 16 ? 1 : m <= 32 ? 2 : 3; }
 
-template <int WARPS, int WK = 1, int LEAN = 0>
+template <int WARPS, int WK = 1, bool LEAN = false>
 KernelInfo select_mt(int m) {
   switch (token_tile_index(m)) {
     case 0: return info_of<WARPS, 8, WK, LEAN>();
@@ -174,15 +168,11 @@ KernelInfo select_mt(int m) {
 
 // Compiled instances: rows 64 (4 warps) and 128 (8 warps) x MT 8/16/32/64 = 8 kernels, and rows 64
 // with two warps per slab (wk2, E80) x MT 8/16/32/64 = 4 more; the lean prologue (lp1, E90) of
-// the rows-64 kernels, wk 1 and 2: 8 more; and their lp2 twins (E104): 8 more.
+// the rows-64 kernels, wk 1 and 2: 8 more.
 KernelInfo select(int rows, int m, int wk = 1, int lp = 0) {
   if (lp == 1) {
     if (rows != 64) return {};
-    return wk == 2 ? select_mt<4, 2, 1>(m) : wk == 1 ? select_mt<4, 1, 1>(m) : KernelInfo{};
-  }
-  if (lp == 2) {  // E104: lp1 with the entry prefetch, on the plan's two o tiles (wk 1 and 2)
-    if (rows != 64) return {};
-    return wk == 2 ? select_mt<4, 2, 2>(m) : wk == 1 ? select_mt<4, 1, 2>(m) : KernelInfo{};
+    return wk == 2 ? select_mt<4, 2, true>(m) : wk == 1 ? select_mt<4, 1, true>(m) : KernelInfo{};
   }
   if (lp != 0) return {};
   if (wk == 2) return rows == 64 ? select_mt<4, 2>(m) : KernelInfo{};
@@ -217,7 +207,7 @@ int pick_stages(const KernelInfo& ki, int want, int64_t grid, int sm_count, std:
 // lp1's kernels take the tile from blockIdx.x and all of K as their slice: a K split would send
 // CTAs past the last tile. "" or the violated constraint (applicable() and prepare both ask).
 std::string lean_split_error(int lp, int cfg_split) {
-  return lp != 0 && cfg_split != 1 ? "splitk_mma_l2: lp1 / lp2 need split 1 (the K slice is all of K)" : "";
+  return lp == 1 && cfg_split != 1 ? "splitk_mma_l2: lp1 needs split 1 (its K slice is all of K)" : "";
 }
 
 class SplitkMmaL2 final : public PreparedMethod {
@@ -360,13 +350,6 @@ std::vector<Config> l2_configs() {
       // stages8.wk2.lp1 lost there (E93b: -0.7..-1.5 %) and is not listed.
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 1}}},
       Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"stages", 8}, {"lp", 1}}},
-      // E104 (session 34): the plan's two o configs (M 1..8; 9..32) with an L2 prefetch of the CTA's
-      // first W line at entry (lp2). lp1's sm_90a SASS reads K and stages (the parameters' second
-      // 64-byte line) and waits on them before it asks for the pointers (the first line): two round
-      // trips to a constant bank that the judge's flush left cold. The prefetch's address needs both
-      // lines, so the first wait covers them at once. Not yet measured.
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"lp", 2}}},
-      Config{"splitk_mma_l2", {{"rows", 64}, {"split", 1}, {"wk", 2}, {"lp", 2}}},
   };
 }
 
@@ -376,8 +359,8 @@ std::string l2_applicable(const ProjectionSpec& spec, const Config& cfg, int m_l
   if (!select(rows, 1).fn) return "splitk_mma_l2: rows" + std::to_string(rows) + " is not compiled (rows 64 | 128)";
   if (!select(rows, 1, wk).fn) return "splitk_mma_l2: wk must be 1, or 2 with rows 64 (E80)";
   const int lp = cfg.get("lp", 0);
-  if (lp < 0 || lp > 2) return "splitk_mma_l2: lp must be 0, 1 (the lean prologue, E90) or 2 (with the entry prefetch, E104)";
-  if (!select(rows, 1, wk, lp).fn) return "splitk_mma_l2: lp1 / lp2 are compiled for rows 64 only";
+  if (lp != 0 && lp != 1) return "splitk_mma_l2: lp must be 0 or 1 (the lean prologue, E90)";
+  if (!select(rows, 1, wk, lp).fn) return "splitk_mma_l2: lp1 is compiled for rows 64 only";
   if (const std::string err = lean_split_error(lp, cfg_split); !err.empty()) return err;
   if (cfg_split < 0 || cfg_split > kMaxSplit) return "splitk_mma_l2: split must be 0 (auto) or 1..64";
   if (stages < 2 || stages > splitk::kMaxRingStages) return "splitk_mma_l2: stages must be in 2..8";

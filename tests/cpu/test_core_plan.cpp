@@ -537,27 +537,16 @@ TEST(Methods, GemvStreamLeanPrologue) {
         << c;
 }
 
-// splitk_mma_l2 lp1 (E90: the lean prologue) is listed on the plan's three o configs, lp2 (E104: with
-// the entry prefetch) on its two; both need split 1 (the K slice is all of K) and the rows-64 kernels
-// they are compiled for.
+// splitk_mma_l2 lp1 (E90: the lean prologue) is listed on the plan's three o configs; it needs
+// split 1 (its K slice is all of K) and the rows-64 kernels it is compiled for.
 TEST(Methods, SplitkMmaL2LeanPrologue) {
   const DeviceInfo d = fake_h200();
   for (const char* c : {"splitk_mma_l2.rows64.split1.lp1", "splitk_mma_l2.rows64.split1.wk2.lp1",
-                        "splitk_mma_l2.rows64.split1.stages8.lp1", "splitk_mma_l2.rows64.split1.lp2",
-                        "splitk_mma_l2.rows64.split1.wk2.lp2"})
+                        "splitk_mma_l2.rows64.split1.stages8.lp1"})
     EXPECT_EQ(method_applicability(builtin_spec("o"), c, 1, 32, d), "") << c;
-  for (const char* c : {"splitk_mma_l2.rows64.split2.lp1", "splitk_mma_l2.rows64.split2.lp2"})
+  EXPECT_NE(method_applicability(builtin_spec("o"), "splitk_mma_l2.rows64.split2.lp1", 1, 8, d), "");
+  for (const char* c : {"splitk_mma_l2.rows64.split1.lp2", "splitk_mma_l2.rows128.split1.lp1"})
     EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 8, d), "") << c;
-  for (const char* c : {"splitk_mma_l2.rows64.split1.lp3", "splitk_mma_l2.rows128.split1.lp1"})
-    EXPECT_NE(method_applicability(builtin_spec("o"), c, 1, 8, d), "") << c;
-  const KernelFamily* fam = find_kernel_family("splitk_mma_l2");
-  ASSERT_NE(fam, nullptr);
-  EXPECT_NE(fam->applicable(builtin_spec("o"), Config::parse("splitk_mma_l2.rows128.split1.lp2"), 1, 8, d)
-                .find("compiled for rows 64 only"),
-            std::string::npos);
-  EXPECT_NE(fam->applicable(builtin_spec("o"), Config::parse("splitk_mma_l2.rows64.split2.lp2"), 1, 8, d)
-                .find("need split 1"),
-            std::string::npos);
 }
 
 // router_hilo_ring lf (E101: the first k-blocks of the multicast ring's fill loaded locally) is
