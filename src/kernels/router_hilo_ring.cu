@@ -83,8 +83,7 @@ KernelFn kernel_for_zw(int tn) {
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int pf = 0) {
-  if (ls == 1 && pf == 1) return wmc == 1 && zw == 1 && lf == 1 ? kernel_for_zw<1, 1, 1, 2>(tn) : nullptr;  // E105
+KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0) {
   if (ls == 1) return wmc == 1 && zw == 1 && lf == 1 ? kernel_for_zw<1, 1, 1, 1>(tn) : nullptr;  // E102: lf1.ls1
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
@@ -92,7 +91,7 @@ KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int pf 
       case 2: return kernel_for_zw<1, 1, 2>(tn);
       default: return nullptr;
     }
-  if (wmc == 1 || lf != 0 || ls != 0 || pf != 0) return nullptr;
+  if (wmc == 1 || lf != 0 || ls != 0) return nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
 // E83 (wmc1): the two token slices of a (K split, row tile) form a cluster along z.
@@ -107,7 +106,6 @@ struct Tiling {
   int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83)
   int lf = 0;     // wmc1: the first lf k-blocks of the fill loaded locally, before the peer is waited for (E101)
   int ls = 0;     // lf1: the lean start of the local k-blocks (their barriers first, then the rest; E102)
-  int pf = 0;     // ls1: the multicast rest of the first fill issued by several warps in parallel (E105)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -115,7 +113,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0), cfg.get("pf", 0)};
+          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -145,7 +143,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.lf != 0 && (t.wmc != 1 || t.early != 1))
     return "router_hilo_ring: lf (local first k-blocks) needs wmc1 and early1";
   if (t.ls != 0 && (t.ls != 1 || t.lf != 1)) return "router_hilo_ring: ls must be 0, or 1 with lf1 (E102)";
-  if (t.pf != 0 && (t.pf != 1 || t.ls != 1)) return "router_hilo_ring: pf must be 0, or 1 with ls1 (E105)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -165,7 +162,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.pf);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -219,7 +216,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.pf), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls), x_map,
                                                     packed_, static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -343,11 +340,6 @@ std::vector<Config> ring_configs() {
       // prefetched at entry by the producer warp) read -2.0..+1.1 % against ls1 and was removed.
       Config{"router_hilo_ring",
              {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
-      // E105 (session 34): ls1 with the multicast rest of the first fill issued in parallel after the
-      // cluster wait, k-block j by lane 0 of warp j (P34: the rest leaves 1.44 us after the first
-      // k-block at M 128; P9: ~140 ns per stage issued from one thread). Not yet measured.
-      Config{"router_hilo_ring", {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1},
-                                  {"lf", 1}, {"ls", 1}, {"pf", 1}}},
   };
 }
 

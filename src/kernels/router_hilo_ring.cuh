@@ -120,10 +120,7 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // LS: 0, or (E102, config key ls1; LF >= 1) a lean start for those local k-blocks: thread 0 arms
 // only their full barriers, fences, and issues them (no tensor-map prefetch, the two L2 policies
 // formed once), then arms the other barriers and fences again before its cluster arrive; the
-// slice size is (m + 1) / 2 (wmc1 has ts = 2) instead of a division by gridDim.z. LS 2 (E105, config
-// keys ls1.pf1): LS 1, and the multicast rest of the first fill issued in parallel after the cluster
-// wait, k-block j by lane 0 of warp j (mod the CTA's warps), instead of by thread 0 alone (P9: ~140 ns
-// per stage from one thread; P34: the rest of ls1's fill leaves 1.44 us after its first k-block).
+// slice size is (m + 1) / 2 (wmc1 has ts = 2) instead of a division by gridDim.z.
 template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
@@ -137,7 +134,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
   static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
-  static_assert(LS == 0 || ((LS == 1 || LS == 2) && LF >= 1), "LS: the lean start of LF's local first k-blocks");
+  static_assert(LS == 0 || (LS == 1 && LF >= 1), "LS: the lean start of LF's local first k-blocks");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -226,7 +223,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
 #endif
   };
-  if constexpr (LS >= 1) {
+  if constexpr (LS == 1) {
     if (threadIdx.x == 0) {
       // LS (E102): the local k-blocks' full barriers, one fence, their loads; then the other barriers.
       for (int s = 0; s < n_local; ++s) mbar_init(full_bar(s), 1);
@@ -262,17 +259,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       if (threadIdx.x == 0 && n_local > 0) fill(0, n_local, std::false_type{}, true);  // into this CTA only
     __syncwarp();
     cluster_wait();  // the peer's barriers exist before any multicast into it or remote arrive
-    if constexpr (LS == 2) {  // E105: k-block j of the multicast rest by lane 0 of warp j (mod the warps)
-      if (lane == 0) {
-        const int nwarps = int(blockDim.x) / 32;
-        for (int j = warp < n_local ? warp + nwarps * ((n_local - warp + nwarps - 1) / nwarps) : warp; j < n_first;
-             j += nwarps)
-          issue(j, j, policy_evict_first(), policy_evict_last(), std::true_type{});
-      }
-      if (threadIdx.x == 0) mark(1);
-    } else if (threadIdx.x == 0) {
-      first_fill();
-    }
+    if (threadIdx.x == 0) first_fill();
   }
   __syncthreads();
 

@@ -575,12 +575,6 @@ TEST(Methods, RouterRingLocalFirstBlocks) {
   // E102: lf1's lean start (ls1) applies over the router's whole M range, like lf1; refused by name
   // without lf1 or with another value (E103's ls2 was refuted and removed)
   EXPECT_EQ(method_applicability(r, "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1", 1, 256, d), "");
-  // E105: ls1 with the parallel multicast fill (pf1) likewise; refused by name without ls1
-  EXPECT_EQ(method_applicability(r, "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.pf1", 1, 256, d), "");
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.pf1",
-                          "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.pf2"})
-    EXPECT_NE(ring->applicable(r, Config::parse(bad), 65, 256, d).find("pf must be 0, or 1 with ls1"), std::string::npos)
-        << bad;
   for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.ls1",
                           "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf2.ls1",
                           "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls2"})
