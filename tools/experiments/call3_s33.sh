@@ -20,6 +20,8 @@ python3 - "$O/p8" <<'PY' | tee "$O/p33.txt"
 import csv, glob, statistics as st, sys
 COLS = {'index_done': 18, 'mbar_ready': 16, 'first_issued': 17, 'fill_issued': 7, 'wg0_first': 8, 'wg1_first': 15,
         'loop_end': 9, 'parked': 10, 'zero_ok': 11, 'adds': 12}
+if any(len(r) > 19 for f in glob.glob(sys.argv[1] + '/stamps-*.csv') for r in csv.reader(open(f))):
+    COLS['cluster_ok'] = 19  # session 34's P35 slot (builds since then): thread 0 past the pair's cluster wait
 d = {}
 for f in glob.glob(sys.argv[1] + '/stamps-*.csv'):
     m, run = f.split('-')[-2], f.split('-')[-1][:-4]
