@@ -224,30 +224,21 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
 #endif
   };
-  if constexpr (LS == 1) {
-    if (threadIdx.x == 0) {
-      // LS (E102): the local k-blocks' full barriers, one fence, their loads; then the other barriers.
-      for (int s = 0; s < n_local; ++s) mbar_init(full_bar(s), 1);
+  if (threadIdx.x == 0) {
+    // LS (E102): the local k-blocks' full barriers first, one fence, their loads; then the rest.
+    const int n_lean = LS ? n_local : 0;
+    if constexpr (LS == 1) {
+      for (int s = 0; s < n_lean; ++s) mbar_init(full_bar(s), 1);
       fence_mbar_init();
       mark(11);
-      const uint64_t pol_w = policy_evict_first(), pol_x = policy_evict_last();
-      for (int j = 0; j < n_local; ++j) {
-        issue(j, j, pol_w, pol_x, std::false_type{});
-        if (j == 0) mark(12);
-      }
-      for (int s = 0; s < stages; ++s) {
-        if (s >= n_local) mbar_init(full_bar(s), 1);
-        mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * 2u);  // one arrive per consuming warp of both CTAs
-      }
-      fence_mbar_init();  // released at cluster scope before this thread's cluster arrive
+      fill(0, n_lean, std::false_type{}, false);  // into this CTA only, no tensor-map prefetch
     }
-  } else if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbar_init(full_bar(s), 1);                            // the producer's arrive.expect_tx
+      if (s >= n_lean) mbar_init(full_bar(s), 1);                       // the producer's arrive.expect_tx
       mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * (WMC ? 2u : 1u));  // one arrive per consuming warp (of both CTAs)
     }
-    fence_mbar_init();
-    mark(11);
+    fence_mbar_init();  // (LS: released at cluster scope before this thread's cluster arrive)
+    if constexpr (LS == 0) mark(11);
     if constexpr (WMC == 0) first_fill();
   }
   if constexpr (WMC == 1 && LF == 0) {

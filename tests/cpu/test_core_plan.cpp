@@ -16,6 +16,17 @@ std::string plan_text(const std::string& device = "NVIDIA H200", int sms = 132, 
          R"(","device":")" + device + R"(","sm_count":)" + std::to_string(sms) +
          R"(,"cuda_runtime":13000,"cublas":130100},"families":)" + families + "}";
 }
+
+// A listed variant `c` applies exactly where its listed base does: the same verdict (empty or the
+// same refusal) for each family and each [lo, hi] of `ranges`.
+void expect_applies_as_base(const std::string& c, const std::string& base, std::initializer_list<const char*> fams,
+                            std::initializer_list<std::pair<int, int>> ranges, const DeviceInfo& d) {
+  for (const char* fam : fams)
+    for (auto [lo, hi] : ranges)
+      EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
+                method_applicability(builtin_spec(fam), base, lo, hi, d))
+          << c << " " << fam << " " << lo << ".." << hi;
+}
 }  // namespace
 
 TEST(Config, NameRoundTrips) {
@@ -260,11 +271,8 @@ TEST(Methods, WgmmaTmaKSlabVariants) {
     EXPECT_FALSE(table && ki) << c << ": the work table gives the K ranges";
     (table ? wt : ki ? rk_ki : rk) += 1;
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    for (const char* fam : {"qkv", "pooler", "unpooler"})
-      for (auto [lo, hi] : {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}, std::pair{129, 256}})
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), base, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
+    expect_applies_as_base(c, base, {"qkv", "pooler", "unpooler"},
+                           {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}, std::pair{129, 256}}, d);
   }
   EXPECT_EQ(rk, 8);
   EXPECT_EQ(rk_ki, 8);
@@ -296,11 +304,8 @@ TEST(Methods, WgmmaTmaLeanStartBulkSlabVariants) {
                 base.ends_with(".bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl1"))  // E89c: wsl2.ls1 only
         << c;
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    for (const char* fam : {"qkv", "pooler", "unpooler"})
-      for (auto [lo, hi] : {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}})
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), base, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
+    expect_applies_as_base(c, base, {"qkv", "pooler", "unpooler"},
+                           {std::pair{1, 8}, std::pair{9, 64}, std::pair{65, 128}}, d);
   }
   EXPECT_EQ(n, 7);
   auto why = [](const char* name) { return wgmma_tma_refusal("pooler", name, 9, 64); };
@@ -625,11 +630,8 @@ TEST(Methods, WgmmaTmaShiftedXBoxVariants) {
     ASSERT_TRUE(c.ends_with(".wmc1.xsh1")) << c << ": xsh1 is the last key, after wmc1";
     const std::string base = c.substr(0, c.size() - 5);
     EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    for (const char* fam : {"qkv", "pooler", "unpooler", "o"})
-      for (auto [lo, hi] : {std::pair{1, 64}, std::pair{65, 128}, std::pair{129, 256}, std::pair{193, 223}})
-        EXPECT_EQ(method_applicability(builtin_spec(fam), c, lo, hi, d),
-                  method_applicability(builtin_spec(fam), base, lo, hi, d))
-            << c << " " << fam << " " << lo << ".." << hi;
+    expect_applies_as_base(c, base, {"qkv", "pooler", "unpooler", "o"},
+                           {std::pair{1, 64}, std::pair{65, 128}, std::pair{129, 256}, std::pair{193, 223}}, d);
   }
   EXPECT_EQ(n, 3);
   auto why = [](const char* name) { return wgmma_tma_refusal("unpooler", name, 193, 223); };
