@@ -418,6 +418,22 @@ class WgmmaTma final : public PreparedMethod {
                          return name_ + "," + std::to_string(c) + "," + std::to_string(ks) + "," + std::to_string(tile) +
                                 "," + std::to_string(h[c * kStampSlots + 7]);
                        });
+    // P36: the main loop's SM clock (clock64 cycles over globaltimer ns between the first stage
+    // and the main loop's end, slots 14 / 15 against 1 / 2) and its length in cycles, per CTA.
+    std::vector<double> ghz, kcyc;
+    for (unsigned c = 0; c < n; ++c) {
+      const unsigned long long* s = &h[c * kStampSlots];
+      if (s[1] == 0 || s[2] <= s[1] || s[15] <= s[14]) continue;
+      ghz.push_back(double(s[15] - s[14]) / double(s[2] - s[1]));
+      kcyc.push_back(1e-3 * double(s[15] - s[14]));
+    }
+    if (!ghz.empty()) {
+      std::sort(ghz.begin(), ghz.end());
+      std::sort(kcyc.begin(), kcyc.end());
+      std::fprintf(stderr, "STAMPS   %-15s %8.3f %8.3f %8.3f\n", "loop_sm_ghz", ghz.front(), ghz[ghz.size() / 2], ghz.back());
+      std::fprintf(stderr, "STAMPS   %-15s %8.2f %8.2f %8.2f\n", "loop_kcycles", kcyc.front(), kcyc[kcyc.size() / 2],
+                   kcyc.back());
+    }
   }
 #endif
 };

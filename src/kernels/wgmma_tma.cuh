@@ -248,7 +248,7 @@ __device__ __forceinline__ uint4 ld_smem_u4(uint32_t addr) {
   return v;
 }
 // Dev phase probe: 64-bit slots per CTA in the stamps buffer (0..6 phases, 7 %smid, 8..13 the
-// start-up probes P6 / P7 of red5).
+// start-up probes P6 / P7 of red5, 14 / 15 the SM clock counter at phases 1 / 2: P36).
 constexpr unsigned kStampSlots = 16;
 #ifdef PROJKIT_WGMMA_STAMPS
 // P11 (stamps builds only): red5 CTA blockIdx.x does the work of CTA (blockIdx.x + rotation) %
@@ -640,6 +640,9 @@ __device__ __forceinline__ void wgmma_tma_body(
     if (stamps != nullptr && threadIdx.x == 128) {
       stamps[cta_lin * kStampSlots + unsigned(i)] = globaltimer_ns();
       if (i == 0) stamps[cta_lin * kStampSlots + 7] = ptx::sm_id();  // slot 7: the SM this CTA runs on
+      // P36: the SM's clock counter at the first stage and at the main loop's end (slots 14, 15),
+      // so the host reads the main loop's SM clock rate and cycles next to its globaltimer span.
+      if (i == 1 || i == 2) stamps[cta_lin * kStampSlots + 13 + unsigned(i)] = clock64();
     }
 #else
     (void)i;
