@@ -214,23 +214,6 @@ __device__ __forceinline__ void bulk_load_multicast(uint32_t dst, const void* sr
       : "memory");
 }
 
-// 1D bulk copy this CTA's smem -> global (cp.async.bulk, bulk-group completion): one
-// instruction stores a contiguous run (16-byte multiple, both ends 16-byte aligned) through the
-// TMA unit instead of per-thread stores. The smem must first be made visible to the async proxy
-// (fence_proxy_async_smem by the writers, then a barrier). User: wgmma_tma's W pair with split 1
-// (bs1, E106: the parked bf16 tile, one 256-byte token row per copy).
-__device__ __forceinline__ void bulk_store(void* dst, uint32_t src, uint32_t bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(bytes)
-               : "memory");
-}
-// Close this thread's open bulk_store()s into one bulk async-group.
-__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-// Wait until every committed bulk async-group of this thread has finished READING its smem
-// source (the CTA may then exit or reuse the smem; the global writes complete on their own).
-__device__ __forceinline__ void bulk_wait_group_read0() {
-  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-}
-
 // The SM this thread runs on (%smid; dev probes only: which SMs the stragglers sit on).
 __device__ __forceinline__ unsigned sm_id() {
   unsigned r;

@@ -111,8 +111,6 @@ KernelFn red5_kernel_for(int kord) {
   if constexpr (BM <= 128) {
     if (kord == 129) return wgmma_tma_red5_kernel<BM, 129>;  // ki1.wmc1 (E87)
     if (kord == 385) return wgmma_tma_red5_kernel<BM, 385>;  // ki1.wmc1.xsh1 (E99: the last tile's x box inside x)
-    if (kord == 641) return wgmma_tma_red5_kernel<BM, 641>;  // ki1.wmc1.bs1 (E106: split 1's tile by bulk copies)
-    if (kord == 897) return wgmma_tma_red5_kernel<BM, 897>;  // ki1.wmc1.xsh1.bs1
     // ki1.wsl2.ls1 (E85 at bm 64; bm 128 since E89c: qkv M 65..83 on the same pre-swizzled slab copy)
     if (kord == 49) return wgmma_tma_red5_kernel<BM, 49>;
   }
@@ -138,12 +136,11 @@ KernelFn kernel_for(int bm, int bn, bool red5_entry = false, int kord = 0) {
 }
 // The k-block order, W layout, start and x path of a config (the kernel's KORD): ki | ko << 2 |
 // wsl1 << 3 | ls1 << 4 | wsl2 << 5 | wmc1 << 7 (W multicast pair over the two token tiles, E87;
-// bit 6 was E86's x multicast pair, removed) | xsh1 << 8 (E99) | bs1 << 9 (E106).
+// bit 6 was E86's x multicast pair, removed).
 int kord_of(const Config& c) {
   const int wsl = c.get("wsl", 0);
   return c.get("ki", 0) | (c.get("ko", 0) != 0 ? 4 : 0) | (wsl == 1 ? 8 : 0) | (c.get("ls", 0) != 0 ? 16 : 0) |
-         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0) |
-         (c.get("bs", 0) != 0 ? 512 : 0);
+         (wsl == 2 ? 32 : 0) | (c.get("wmc", 0) != 0 ? 128 : 0) | (c.get("xsh", 0) != 0 ? 256 : 0);
 }
 
 class WgmmaTma final : public PreparedMethod {
@@ -674,20 +671,10 @@ std::vector<Config> wgmma_tma_configs() {
     c.params.push_back({"xsh", 1});
     list.push_back(c);
   }
-  // ---- E106 (session 35): the split-1 W pairs' tile stored by bulk copies (bs1). P37 / P38
-  // (tools/dev/red_drain.cu): a CTA's 16-32 KB of 16-byte stores take ~1 us to drain after the
-  // main loop; with bs1 the first consumer warp issues one 256-byte bulk copy per token row of the
-  // parked tile through the TMA unit. On the pairs whose ranges are split 1: bm64 (o M 72..128,
-  // unpooler M 88..117 and 128), bm128 (unpooler M 224..256, o M 129..256 where cuBLAS runs) and
-  // bm128.xsh1 (unpooler M 193..223).
-  for (const auto& [bm, xsh] : {std::pair{64, 0}, std::pair{128, 0}, std::pair{128, 1}}) {
-    Config c = with_rk(cfg(bm, 1, 1, 1, 5));
-    c.params.push_back({"ki", 1});
-    c.params.push_back({"wmc", 1});
-    if (xsh) c.params.push_back({"xsh", 1});
-    c.params.push_back({"bs", 1});
-    list.push_back(c);
-  }
+  // (E106, session 35: the split-1 pairs' parked tile stored by 256-byte bulk copies from one warp
+  // (bs1) instead of 16-byte stores: -7..-12 % at unpooler M 88..256, -20 % at o M 72..128, and no
+  // better than the plain pair against cuBLAS at o M 136..256; each bulk copy costs its issuing lane
+  // ~35-40 ns (P38). Removed; the code is in 8b2daf3.)
   return list;
 }
 
@@ -750,9 +737,6 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   const int xsh = c.get("xsh", 0);
   if (xsh != 0 && (xsh != 1 || wmc != 1))
     return "wgmma_tma: xsh must be 0, or 1 with wmc1 (the W pair's last token tile, E99)";
-  const int bs = c.get("bs", 0);
-  if (bs != 0 && (bs != 1 || wmc != 1 || split != 1))
-    return "wgmma_tma: bs must be 0, or 1 with wmc1 and split 1 (the W pair's tile stored by bulk copies, E106)";
   if ((wsl == 2 || ls == 1) && (rk != 1 || ki != 1 || wsl == 0 || (bm != 64 && !(bm == 128 && wsl == 2 && ls == 1))))
     return "wgmma_tma: wsl2 and ls1 are instantiated for rk1.ki1 at bm 64 with W's slabs (E85), and wsl2.ls1 at "
            "bm 128 (E89c)";

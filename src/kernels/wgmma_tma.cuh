@@ -527,12 +527,8 @@ template <> __device__ __forceinline__ void wgmma_m64k16<256>(float (&d)[128], u
 //     loads its x box at row m - BM instead of m0, so no box reaches past x (E98: the W pair with a
 //     mostly empty second tile ran 31 us at unpooler M 193 against 26 us from M 224, its boxes mostly
 //     outside x); the rows it shares with the tile before are computed again and not stored.
-//   kBS (config key bs1, E106, with kWMC and split 1 only): the parked bf16 tile leaves by bulk
-//     copies (one 256-byte token row each, issued by the first consumer warp through the TMA unit)
-//     instead of 16-byte stores from every consumer thread (ledger P37 / P38: a CTA's 16-32 KB of
-//     plain stores take ~1 us to drain).
 template <int BM, bool kWorkTable, int kKI = 0, bool kKO = false, bool kWSL = false, bool kLS = false,
-          bool kWB = false, bool kWMC = false, bool kXS = false, bool kBS = false>
+          bool kWB = false, bool kWMC = false, bool kXS = false>
 __device__ __forceinline__ void wgmma_tma_body(
     const CUtensorMap& tm_w,  // W [N rows][K] bf16, box [BN n][64 k]; kWSL: its k-block slabs (64, N, K/64), box
                               // (64, BN, 1) (a __grid_constant__ parameter)
@@ -560,7 +556,6 @@ __device__ __forceinline__ void wgmma_tma_body(
   static_assert(!kLS || !kWorkTable, "kLS: red5's equal split (rk1) only");
   static_assert(!kWMC || (!kWorkTable && !kLS && !kWB && !kWSL), "kWMC: red5's equal split (rk1), W's 2D map");
   static_assert(!kXS || kWMC, "kXS: the W pair's last token tile (wmc1) only");
-  static_assert(!kBS || kWMC, "kBS: the W pair's split-1 store (wmc1) only");
 
 #ifdef PROJKIT_WGMMA_STAMPS
   const unsigned long long t_entry = globaltimer_ns();  // P7: the first thing every thread does
@@ -851,23 +846,6 @@ __device__ __forceinline__ void wgmma_tma_body(
   else  // P[BM t][kStride] fp32
     park_partial_f32<BM>(reinterpret_cast<float*>(smem_raw + (base - raw)), acc, c, warp, lane, kStride);
   stamp(3);  // partial tile parked
-  if (kBS && plain_stores) {
-    // bs1: the stmatrix writes (generic proxy) made visible to the bulk copies (async proxy), then
-    // the first consumer warp stores the live token rows, one BN x 2 = 256-byte row per copy
-    // (smem row stride kStrideB x 2 = 272 B and y's rows keep the 16-byte alignment the copy needs).
-    static_assert(BN * 2 % 16 == 0 && kStrideB * 2 % 16 == 0, "bulk copies move 16-byte multiples at 16-byte offsets");
-    ptx::fence_proxy_async_smem();
-    consumer_bar_sync();
-    if (tid < 32) {
-      const int live = live_rows();
-      for (int t = tid; t < live; t += 32)
-        ptx::bulk_store(y + int64_t(m0 + t) * n_out + n0, base + uint32_t((x_shift + t) * kStrideB * 2), uint32_t(BN * 2));
-      ptx::bulk_commit_group();
-      ptx::bulk_wait_group_read0();  // the smem stays valid until the copies have read it
-    }
-    stamp(6);
-    return;
-  }
   if (atomic_combine) {
     // red5: this CTA's bf16 partial tile added into y, 16 bytes per add (BN = 128: 16 per row).
     consumer_bar_sync();                                   // every consumer's fragments are parked
@@ -957,8 +935,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // `ws` carries the slabs and the ignored mc slot their row count); bit 128 (64 was E86's x pair,
 // removed): W multicast over a cluster of the two token tiles of one N tile and K range (wmc1, E87; cluster
 // dims (1, 2, 1); the host's W map has a 64-row box; with split 1 plain stores, no zero warp); bit 256
-// (with 128): the pair's partial last tile loads the last BM rows of x (xsh1, E99); bit 512 (with 128,
-// split 1): the tile stored by bulk copies (bs1, E106).
+// (with 128): the pair's partial last tile loads the last BM rows of x (xsh1, E99).
 template <int BM, int KORD = 0>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tma_red5_kernel(const __grid_constant__ CUtensorMap tm_w, const __grid_constant__ CUtensorMap tm_x,
@@ -966,7 +943,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                           int stages, int x_rows, int /*red*/, float* ws, unsigned* flags,
                           unsigned long long* __restrict__ stamps) {
   wgmma_tma_body<BM, false, KORD & 3, (KORD & 4) != 0, (KORD & 8) != 0, (KORD & 16) != 0, (KORD & 32) != 0,
-                 (KORD & 128) != 0, (KORD & 256) != 0, (KORD & 512) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
+                 (KORD & 128) != 0, (KORD & 256) != 0>(tm_w, tm_x, y, m, n_out, k_blocks, split, /*mc=*/1, stages,
                                                        x_rows, /*red=*/5, ws, flags, stamps, nullptr,
                                                        (KORD & 32) != 0 ? mc_or_w_rows : 0);
 }

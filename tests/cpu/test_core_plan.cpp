@@ -222,8 +222,8 @@ TEST(Methods, WgmmaTmaKiKoVariants) {
   const std::vector<std::string> listed = list_method_configs();
   for (const std::string& c : listed) {
     if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".wsl") != std::string::npos ||
-        c.ends_with(".wmc1") || c.ends_with(".xsh1") || c.ends_with(".bs1"))
-      continue;  // wsl1 / wsl2, wmc1 (E87), xsh1 (E99) and bs1 (E106): their own tests below
+        c.ends_with(".wmc1") || c.ends_with(".xsh1"))
+      continue;  // wsl1 / wsl2, wmc1 (E87) and xsh1 (E99): their own tests below
     const std::size_t at = c.find(".ki");
     if (at == std::string::npos) {
       EXPECT_EQ(c.find(".ko"), std::string::npos) << c << ": ko1 only with ki1";
@@ -625,7 +625,7 @@ TEST(Methods, WgmmaTmaShiftedXBoxVariants) {
   const std::vector<std::string> listed = list_method_configs();
   int n = 0;
   for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".xsh") == std::string::npos || c.ends_with(".bs1")) continue;
+    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".xsh") == std::string::npos) continue;
     ++n;
     ASSERT_TRUE(c.ends_with(".wmc1.xsh1")) << c << ": xsh1 is the last key, after wmc1";
     const std::string base = c.substr(0, c.size() - 5);
@@ -641,37 +641,6 @@ TEST(Methods, WgmmaTmaShiftedXBoxVariants) {
             std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh2").find(rule), std::string::npos);
   EXPECT_EQ(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh1"), "");
-}
-
-// E106's bulk-copied store (bs1) is listed as the last key of three split-1 W pair configs (bm64,
-// bm128, bm128.xsh1); each applies exactly where its base does, and the host refuses bs1 without
-// wmc1, with a K split, or any other value, by name.
-TEST(Methods, WgmmaTmaBulkStoreVariants) {
-  const DeviceInfo d = fake_h200();
-  const std::vector<std::string> listed = list_method_configs();
-  int n = 0;
-  for (const std::string& c : listed) {
-    if (c.rfind("wgmma_tma.", 0) != 0 || c.find(".bs") == std::string::npos) continue;
-    ++n;
-    ASSERT_TRUE(c.ends_with(".bs1")) << c << ": bs1 is the last key";
-    EXPECT_NE(c.find(".split1."), std::string::npos) << c << ": split 1 only";
-    const std::string base = c.substr(0, c.size() - 4);
-    EXPECT_TRUE(base.ends_with(".wmc1") || base.ends_with(".wmc1.xsh1")) << c;
-    EXPECT_NE(std::find(listed.begin(), listed.end(), base), listed.end()) << c << ": no listed base";
-    expect_applies_as_base(c, base, {"qkv", "pooler", "unpooler", "o"},
-                           {std::pair{1, 64}, std::pair{65, 128}, std::pair{129, 256}, std::pair{193, 223}}, d);
-  }
-  EXPECT_EQ(n, 3);
-  auto why = [](const char* name) { return wgmma_tma_refusal("unpooler", name, 224, 256); };
-  const std::string rule = "bs must be 0, or 1 with wmc1 and split 1";
-  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.bs1", 129, 256)
-                .find(rule),
-            std::string::npos);
-  EXPECT_NE(wgmma_tma_refusal("pooler", "wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.bs1", 65, 128)
-                .find(rule),
-            std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.bs2").find(rule), std::string::npos);
-  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.bs1"), "");
 }
 
 // router_hilo_ring's wmc1 (E83: the two token slices of a K split share W by multicast, clusters
