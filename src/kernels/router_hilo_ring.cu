@@ -281,8 +281,9 @@ class RouterHiloRing final : public PreparedMethod {
     dev_stamps::report(name_, h, kRingStampSlots, n, t0,
                        {{"t0_entry", 0}, {"fill_issued", 1}, {"wg0_first", 2}, {"wg0_loop_end", 3}, {"parked", 4},
                         {"zero_passed", 5}, {"adds_issued", 6}, {"prod_last", 8}, {"zero_done", 9}, {"wg1_first", 10},
-                        {"mbar_ready", 11}, {"first_issued", 12}, {"index_done", 13}, {"cluster_passed", 14}},
-                       {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14}, [&](unsigned c) {
+                        {"mbar_ready", 11}, {"first_issued", 12}, {"index_done", 13}, {"cluster_passed", 14},
+                        {"first_red", 15}},
+                       {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15}, [&](unsigned c) {
                          return name_ + "," + std::to_string(c) + "," + std::to_string(c % grid_.x) + "," +
                                 std::to_string((c / grid_.x) % grid_.y) + "," + std::to_string(c / (grid_.x * grid_.y)) +
                                 "," + std::to_string(h[c * kRingStampSlots + 7]);

@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   // 6 thread 0's adds issued, 7 %smid, 8 the producer's last issue, 9 the zero warp done,
   // 10 warpgroup 1's first stage landed; P9: 11 thread 0's mbarriers initialized, 12 its first
   // k-block issued; 13 its index math done (the first kernel-parameter reads); P35: 14 its cluster
-  // wait passed (wmc1 with lf, before the multicast rest of the fill).
+  // wait passed (wmc1 with lf, before the multicast rest of the fill); P39: 15 its first red issued.
   // Thread 0's start-up points (0, 13, 11, 12, 14, 1) are kept in registers (mark) and stored after
   // its fill, so the cold read of g_ring_stamps (a __device__ symbol, flushed from L2 like the
   // parameters) cannot delay the fill it measures; the later points are stored as they happen.
@@ -353,6 +353,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
       sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
     }
     ptx::red_add_v4(yt + int64_t(t) * n + row0 + r * kRows + col, sum);
+    if (f == tid && threadIdx.x == 0) stamp(15);  // P39: thread 0's first red issued
   }
   if (threadIdx.x == 0) stamp(6);
 }

@@ -5,7 +5,8 @@
 # k-block / fill issued, each warpgroup's first stage, the main-loop end, the park, the zero hand-off,
 # the adds; two launches per config, medians over CTAs). No plan change can follow from it.
 # Session 34: P33_CASES ("M:CONFIG .." words, p8's RING_CASES) and P33_LABEL replace the four cases
-# and the title below (call1_s34.sh: P34, lf1 against lf1.ls1).
+# and the title below (call1_s34.sh: P34, lf1 against lf1.ls1). Session 35: the first_red column (P39)
+# where the build records it.
 # Usage: [P33_CASES=.. P33_LABEL=..] tools/experiments/call3_s33.sh STAMPS_BIN OUT_DIR   (~40 s)
 set -u
 SBIN=${1:?}; O=${2:?}; mkdir -p "$O"
@@ -22,6 +23,8 @@ COLS = {'index_done': 18, 'mbar_ready': 16, 'first_issued': 17, 'fill_issued': 7
         'loop_end': 9, 'parked': 10, 'zero_ok': 11, 'adds': 12}
 if any(len(r) > 19 for f in glob.glob(sys.argv[1] + '/stamps-*.csv') for r in csv.reader(open(f))):
     COLS['cluster_ok'] = 19  # session 34's P35 slot (builds since then): thread 0 past the pair's cluster wait
+if any(len(r) > 20 for f in glob.glob(sys.argv[1] + '/stamps-*.csv') for r in csv.reader(open(f))):
+    COLS['first_red'] = 20  # session 35's P39 slot: thread 0's first red issued (after zero_ok)
 d = {}
 for f in glob.glob(sys.argv[1] + '/stamps-*.csv'):
     m, run = f.split('-')[-2], f.split('-')[-1][:-4]
