@@ -1,6 +1,7 @@
 // Method config names, plan parsing, validation against a device, and fallback.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -139,26 +140,46 @@ TEST(Methods, EveryListedConfigNameParsesBackToItself) {
   for (const auto& n : names) EXPECT_EQ(Config::parse(n).name(), n);
 }
 
-// The shipped plan must stay loadable when configs are added or dropped from a kernel's list:
-// every range names a listed config that is applicable on an H200 over the whole range.
-TEST(Plan, ShippedH200PlanNamesOnlyListedApplicableConfigs) {
-  const std::string path = std::string(PROJKIT_TEST_DATA) + "/../../plans/h200.json";
+// The shipped plans must stay loadable when configs are added or dropped from a kernel's list:
+// every range names a listed config that is applicable on the plan's device over the whole range.
+// Every file in plans/ is covered, each against a fake of the device its header names.
+void expect_plan_loads_and_applies(const std::string& file, const DeviceInfo& d) {
+  const std::string path = std::string(PROJKIT_TEST_DATA) + "/../../plans/" + file;
   std::ifstream f(path);
   ASSERT_TRUE(f) << "cannot open " << path;
   std::stringstream text;
   text << f.rdbuf();
-  const DeviceInfo d = fake_h200();
   const Plan p = Plan::from_json_text(text.str(), d, true);  // strict: throws on any problem
   EXPECT_TRUE(p.warnings.empty());
+  EXPECT_EQ(Plan::device_slug(d.name) + ".json", file);  // Plan::for_device finds it by this name
   ASSERT_FALSE(p.families.empty());
   int ranges = 0;
   for (const auto& [family, rs] : p.families)
     for (const PlanRange& r : rs) {
       ++ranges;
       EXPECT_EQ(method_applicability(builtin_spec(family), r.method, r.m_lo, r.m_hi, d), "")
-          << family << " m=[" << r.m_lo << "," << r.m_hi << "] " << r.method;
+          << file << ": " << family << " m=[" << r.m_lo << "," << r.m_hi << "] " << r.method;
     }
   EXPECT_GT(ranges, 0);
+}
+
+TEST(Plan, ShippedH200PlanNamesOnlyListedApplicableConfigs) { expect_plan_loads_and_applies("h200.json", fake_h200()); }
+
+TEST(Plan, ShippedH100PlanNamesOnlyListedApplicableConfigs) {
+  expect_plan_loads_and_applies("h100-80gb-hbm3.json", fake_h100());
+}
+
+// No plan file goes untested: each one in plans/ is one of the two above.
+TEST(Plan, EveryPlanFileIsCovered) {
+  const std::filesystem::path dir = std::filesystem::path(PROJKIT_TEST_DATA) / ".." / ".." / "plans";
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name == "h200.json" || name == "h100-80gb-hbm3.json") << "untested plan file " << name;
+  }
+  EXPECT_EQ(files, 2);
 }
 
 // wgmma_tma red5 (split-K by atomics, cooperative launch: every CTA resident, one per SM) is
