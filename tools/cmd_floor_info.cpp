@@ -84,7 +84,8 @@ void add_info(CLI::App& app, std::function<int()>& run) {
                 << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20) << " MiB, smem/block (opt-in) "
                 << (dev.smem_per_block_optin >> 10) << " KiB\n"
                 << "CUDA runtime " << dev.runtime_version << ", driver " << dev.driver_version << ", cuBLAS "
-                << dev.cublas_version << "\n";
+                << dev.cublas_version << "\n"
+                << "plan file for this device: " << Plan::device_slug(dev.name) << ".json (in a plans dir)\n";
       const Plan plan = load_plan(a->plan, dev);
       std::cout << "\nplan: " << plan.source << "\n";
       for (const ProjectionSpec& spec : builtin_specs()) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Everything the H200 results need, in one call: GPU tests (+ memcheck), floor, the
+# Everything a device's results need (results/h200/, results/h100/), in one call: GPU tests (+ memcheck), floor, the
 # default bench, the A/A bench, check over M 1..256, baseline fidelity against torch.
 # Usage: tools/device_results.sh BIN_DIR OUT_DIR [STEPS]
 #   BIN_DIR holds projkit and projkit_gpu_tests; OUT_DIR receives the JSON and logs.
 #   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps;
-#   also: tune (writes OUT/h200.json and its log, OUT/tune.jsonl or OUT/tune/; later steps then
-#   use that plan),
+#   also: tune (writes OUT/<device slug>.json, e.g. h200.json, and its log, OUT/tune.jsonl or
+#   OUT/tune/; later steps then use that plan),
 #   sweep (bench --m-sweep 1..256 -> OUT/bench-sweep.json), report (atlas of the sweep),
 #   pytest (the Python binding against torch; needs BIN_DIR/libprojkit.so),
 #   screen (tools/screen_configs.py over $SCREEN_KERNELS; the tune then screens
@@ -23,6 +23,9 @@ TUNE_KERNELS=${TUNE_KERNELS:-}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 LOG="$OUT/device-log.txt"
+# the device's plan file name (Plan::device_slug: h200.json, h100-80gb-hbm3.json, ...), for the tune step
+PLAN_FILE=$("$BIN/projkit" info 2>/dev/null | sed -n 's/^plan file for this device: \([^ ]*\).*/\1/p')
+PLAN_FILE=${PLAN_FILE:-h200.json}
 : >"$LOG"
 step() { echo "== $* ($(date +%T))" | tee -a "$LOG"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$LOG" 2>&1
@@ -46,16 +49,16 @@ for s in $STEPS; do
       # TUNE_KERNELS set: one tune over those kernels; unset: the staged recipe (tools/tune_staged.sh).
       if [ -n "$TUNE_KERNELS" ]; then
         step "tune (all families, M 1..256; kernels: $TUNE_KERNELS)"
-        "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/h200.json" --kernels "$TUNE_KERNELS" \
+        "$BIN/projkit" tune --log "$OUT/tune.jsonl" --out "$OUT/$PLAN_FILE" --kernels "$TUNE_KERNELS" \
           ${TUNE_ARGS:-} 2>"$OUT/tune.err" | tee -a "$LOG" || status=1
         tail -3 "$OUT/tune.err"
       else
         step "tune (staged: tools/tune_staged.sh)"
         tools/tune_staged.sh "$BIN/projkit" "$OUT/tune" ${TUNE_ARGS:-} | tee -a "$LOG" || status=1
-        [ -s "$OUT/tune/plan.json" ] && cp "$OUT/tune/plan.json" "$OUT/h200.json"
+        [ -s "$OUT/tune/plan.json" ] && cp "$OUT/tune/plan.json" "$OUT/$PLAN_FILE"
       fi
       # Later steps (and the GPU tests, which read plans/<slug>.json) use the tuned plan.
-      [ -s "$OUT/h200.json" ] && PLAN_ARGS=(--plan "$OUT/h200.json") && cp "$OUT/h200.json" plans/h200.json ;;
+      [ -s "$OUT/$PLAN_FILE" ] && PLAN_ARGS=(--plan "$OUT/$PLAN_FILE") && cp "$OUT/$PLAN_FILE" "plans/$PLAN_FILE" ;;
     sweep)
       step "bench --m-sweep 1..256"
       "$BIN/projkit" bench --m-sweep 1..256 --pairs ${SWEEP_PAIRS:-50} --json "$OUT/bench-sweep.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tail -3 | tee -a "$LOG" || status=1 ;;
