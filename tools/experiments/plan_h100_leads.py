@@ -1,12 +1,14 @@
-"""Session 36, call 3: the H100 plan's leads from call 2's tune at the scored loads, and their rule.
+"""Session 36, calls 3 and 5: the H100 plan's leads from a tune, and their rule.
 
 Call 2 (tools/experiments/call2_s36.sh) ported plans/h200.json to the H100 80GB HBM3 and pruned it
 by a sweep (plans/h100-80gb-hbm3.json). Its `projkit tune` at M 1, 8, 16, 32, 128, 256, with that
 plan as incumbent, found listed configs ahead of the plan's method by >= 1 % in both paired ratio
 and time (results/h100/session36/c2-port-prune/work.tar.xz, tune6-summary.txt). MOVES below puts
-each one on the plan range holding its M, fixed before call 3 measures them:
+each one on the plan range holding its M, fixed before call 3 measures them. MOVES_C5 does the same
+for call 4's tune at nine unscored M (48, 96, 112, 144, 160, 176, 208, 224, 240; results/h100/
+session36/c4-tune9/), fixed before call 5; --moves picks the list (default c3).
 
-  build PLAN OUT            PLAN with every move applied (v3)
+  build PLAN OUT            PLAN with every move applied
   decide OLD NEW SW_OLD SW_NEW OUT
       The rule: a move stays if, over the M of its range, the same call's sweeps (300 pairs) of the
       two plans give median(new) >= median(old) + 0.005 and min(new) >= 0.98; otherwise the range
@@ -25,6 +27,29 @@ MOVES = [
     ('router', 32, 32, 'router_hilo_stream.kw4.wn2.zw1', 'M 32 +1.6 / +1.0'),
     ('o', 193, 256, 'wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1', 'M 256 +4.3 against the baseline'),
 ]
+
+# call 4's leads (>= 1 % in both ratio and time at the M named). Memory: qkv's and the unpooler's wsl1
+# ranges hold a k-block slab copy of W (37.7 / 67 MB) beside their wsl2 copy (docs/design.md).
+MOVES_C5 = [
+    ('qkv', 33, 64, 'wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.rk1.ki1.wsl2.ls1', 'M 48 +2.4 / +2.1'),
+    ('qkv', 129, 192, 'wgmma_tma.bn128.bm256.split7.mc1.stages4.xfit1.red5.rk1.ki1.wsl1',
+     'M 144 / 160 / 176 +14.3 / +14.1, +12.9 / +13.2, +13.6 / +13.6'),
+    ('pooler', 129, 192, 'wgmma_tma.bn128.bm192.split4.mc1.stages5.xfit1.red5.rk1.ki1.wsl1',
+     'M 144 / 160 / 176 +4.4 / +4.3, +4.3 / +4.3, +4.4 / +4.4'),
+    ('pooler', 193, 255, 'wgmma_tma.bn128.bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1.wsl1',
+     'M 208 / 224 / 240 +4.6 / +4.0, +1.8 / +3.4, +2.9 / +3.2'),
+    ('unpooler', 88, 117, 'wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.rk1.ki1.wsl1', 'M 96 / 112 +1.7 / +1.8, +1.0 / +0.9'),
+    ('unpooler', 129, 192, 'wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.rk1.wsl1',
+     'M 144 / 160 / 176 +6.1 / +6.2, +6.8 / +6.9, +6.6 / +6.5'),
+    ('unpooler', 208, 208, 'wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh1',
+     'M 208 +12.4 / +12.3 against the baseline (the neighbours\' config)'),
+    ('o', 33, 71, 'wgmma_tma.bn128.bm64.split1.mc1.stages8.xfit1.red5.rk1.ki1.wmc1', 'M 48 +5.7 / +6.1 against the baseline'),
+    ('o', 129, 192, 'wgmma_tma.bn128.bm128.split1.mc1.stages6.xfit1.red5.rk1.ki1.wmc1.xsh1',
+     'M 160 / 176 +1.9 / +2.1, +2.4 / +2.4 against the baseline'),
+]
+
+
+MOVE_SETS = {'c3': MOVES, 'c5': MOVES_C5}
 
 
 def method_at(plan, fam, m):
@@ -54,13 +79,13 @@ def set_range(plan, fam, lo, hi, method):
 
 def build(a):
     p = json.load(open(a.plan))
-    for fam, lo, hi, meth, why in MOVES:
+    for fam, lo, hi, meth, why in MOVE_SETS[a.moves]:
         old = {method_at(p, fam, m) for m in range(lo, hi + 1)}
         assert len(old) == 1, (fam, lo, hi, old)  # each move replaces one method over its whole range
         print(f'{fam:9s} M {lo:3d}..{hi:3d}: {old.pop()} -> {meth} ({why})')
         set_range(p, fam, lo, hi, meth)
     json.dump(p, open(a.out, 'w'), indent=2)
-    print(f'{len(MOVES)} moves -> {a.out}')
+    print(f'{len(MOVE_SETS[a.moves])} moves -> {a.out}')
 
 
 def decide(a):
@@ -68,7 +93,7 @@ def decide(a):
     r_old = {(c['family'], c['m']): c['ratio'] for c in json.load(open(a.sw_old))['cases']}
     r_new = {(c['family'], c['m']): c['ratio'] for c in json.load(open(a.sw_new))['cases']}
     final, kept = new, 0
-    for fam, lo, hi, meth, _ in MOVES:
+    for fam, lo, hi, meth, _ in MOVE_SETS[a.moves]:
         ms = range(lo, hi + 1)
         mo, mn = st.median(r_old[(fam, m)] for m in ms), st.median(r_new[(fam, m)] for m in ms)
         low = min(r_new[(fam, m)] for m in ms)
@@ -80,12 +105,13 @@ def decide(a):
         if not keep:
             set_range(final, fam, lo, hi, back)
     json.dump(final, open(a.out, 'w'), indent=2)
-    print(f'{kept} of {len(MOVES)} moves kept -> {a.out}')
+    print(f'{kept} of {len(MOVE_SETS[a.moves])} moves kept -> {a.out}')
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest='cmd', required=True)
+    ap.add_argument('--moves', choices=sorted(MOVE_SETS), default='c3', help='which list of moves')
     b = sub.add_parser('build')
     b.add_argument('plan'); b.add_argument('out')
     d = sub.add_parser('decide')
