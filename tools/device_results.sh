@@ -23,9 +23,6 @@ TUNE_KERNELS=${TUNE_KERNELS:-}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 LOG="$OUT/device-log.txt"
-# the device's plan file name (Plan::device_slug: h200.json, h100-80gb-hbm3.json, ...), for the tune step
-PLAN_FILE=$("$BIN/projkit" info 2>/dev/null | sed -n 's/^plan file for this device: \([^ ]*\).*/\1/p')
-PLAN_FILE=${PLAN_FILE:-h200.json}
 : >"$LOG"
 step() { echo "== $* ($(date +%T))" | tee -a "$LOG"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$LOG" 2>&1
@@ -46,6 +43,11 @@ for s in $STEPS; do
       [ -n "$TUNE_KERNELS" ] && [ -n "$passed" ] && TUNE_KERNELS="$TUNE_KERNELS,$passed"
       echo "kernels for the tune: ${TUNE_KERNELS:-all}" | tee -a "$LOG" ;;
     tune)
+      # the device's plan file (Plan::device_slug, as `projkit info` names it: h200.json, h100-80gb-hbm3.json)
+      PLAN_FILE=$("$BIN/projkit" info 2>/dev/null | sed -n 's/^plan file for this device: \([^ ]*\).*/\1/p')
+      if [ -z "$PLAN_FILE" ]; then
+        echo "tune: projkit info named no plan file for this device; no tune" | tee -a "$LOG"; status=1; continue
+      fi
       # TUNE_KERNELS set: one tune over those kernels; unset: the staged recipe (tools/tune_staged.sh).
       if [ -n "$TUNE_KERNELS" ]; then
         step "tune (all families, M 1..256; kernels: $TUNE_KERNELS)"

@@ -1,9 +1,12 @@
 // Method config names, plan parsing, validation against a device, and fallback.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "../fake_device.hpp"
 #include "core/method.hpp"
@@ -142,44 +145,46 @@ TEST(Methods, EveryListedConfigNameParsesBackToItself) {
 
 // The shipped plans must stay loadable when configs are added or dropped from a kernel's list:
 // every range names a listed config that is applicable on the plan's device over the whole range.
-// Every file in plans/ is covered, each against a fake of the device its header names.
-void expect_plan_loads_and_applies(const std::string& file, const DeviceInfo& d) {
-  const std::string path = std::string(PROJKIT_TEST_DATA) + "/../../plans/" + file;
-  std::ifstream f(path);
-  ASSERT_TRUE(f) << "cannot open " << path;
-  std::stringstream text;
-  text << f.rdbuf();
-  const Plan p = Plan::from_json_text(text.str(), d, true);  // strict: throws on any problem
-  EXPECT_TRUE(p.warnings.empty());
-  EXPECT_EQ(Plan::device_slug(d.name) + ".json", file);  // Plan::for_device finds it by this name
-  ASSERT_FALSE(p.families.empty());
-  int ranges = 0;
-  for (const auto& [family, rs] : p.families)
-    for (const PlanRange& r : rs) {
-      ++ranges;
-      EXPECT_EQ(method_applicability(builtin_spec(family), r.method, r.m_lo, r.m_hi, d), "")
-          << file << ": " << family << " m=[" << r.m_lo << "," << r.m_hi << "] " << r.method;
-    }
-  EXPECT_GT(ranges, 0);
+// One table names each file in plans/ and a fake of the device its header names.
+std::vector<std::pair<std::string, DeviceInfo>> shipped_plans() {
+  return {{"h200.json", fake_h200()}, {"h100-80gb-hbm3.json", fake_h100()}};
 }
 
-TEST(Plan, ShippedH200PlanNamesOnlyListedApplicableConfigs) { expect_plan_loads_and_applies("h200.json", fake_h200()); }
-
-TEST(Plan, ShippedH100PlanNamesOnlyListedApplicableConfigs) {
-  expect_plan_loads_and_applies("h100-80gb-hbm3.json", fake_h100());
+TEST(Plan, ShippedPlansNameOnlyListedApplicableConfigs) {
+  for (const auto& [file, d] : shipped_plans()) {
+    const std::string path = std::string(PROJKIT_TEST_DATA) + "/../../plans/" + file;
+    std::ifstream f(path);
+    ASSERT_TRUE(f) << "cannot open " << path;
+    std::stringstream text;
+    text << f.rdbuf();
+    const Plan p = Plan::from_json_text(text.str(), d, true);  // strict: throws on any problem
+    EXPECT_TRUE(p.warnings.empty()) << file;
+    EXPECT_EQ(Plan::device_slug(d.name) + ".json", file);  // Plan::for_device finds it by this name
+    ASSERT_FALSE(p.families.empty()) << file;
+    int ranges = 0;
+    for (const auto& [family, rs] : p.families)
+      for (const PlanRange& r : rs) {
+        ++ranges;
+        EXPECT_EQ(method_applicability(builtin_spec(family), r.method, r.m_lo, r.m_hi, d), "")
+            << file << ": " << family << " m=[" << r.m_lo << "," << r.m_hi << "] " << r.method;
+      }
+    EXPECT_GT(ranges, 0) << file;
+  }
 }
 
-// No plan file goes untested: each one in plans/ is one of the two above.
+// No plan file goes untested: each one in plans/ is in shipped_plans().
 TEST(Plan, EveryPlanFileIsCovered) {
   const std::filesystem::path dir = std::filesystem::path(PROJKIT_TEST_DATA) / ".." / ".." / "plans";
-  int files = 0;
+  const auto table = shipped_plans();
+  std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
     ++files;
     const std::string name = e.path().filename().string();
-    EXPECT_TRUE(name == "h200.json" || name == "h100-80gb-hbm3.json") << "untested plan file " << name;
+    EXPECT_TRUE(std::any_of(table.begin(), table.end(), [&](const auto& t) { return t.first == name; }))
+        << "untested plan file " << name;
   }
-  EXPECT_EQ(files, 2);
+  EXPECT_EQ(files, table.size());
 }
 
 // wgmma_tma red5 (split-K by atomics, cooperative launch: every CTA resident, one per SM) is
