@@ -6,7 +6,8 @@ plan as incumbent, found listed configs ahead of the plan's method by >= 1 % in 
 and time (results/h100/session36/c2-port-prune/work.tar.xz, tune6-summary.txt). MOVES below puts
 each one on the plan range holding its M, fixed before call 3 measures them. MOVES_C5 does the same
 for call 4's tune at nine unscored M (48, 96, 112, 144, 160, 176, 208, 224, 240; results/h100/
-session36/c4-tune9/), fixed before call 5; --moves picks the list (default c3).
+session36/c4-tune9/), fixed before call 5; --moves picks the list (default c3). --moves-file F reads the list from a JSON
+file instead ([[family, lo, hi, method, why], ...]; session 37: the same rule for either chip's plan).
 
   build PLAN OUT            PLAN with every move applied
   decide OLD NEW SW_OLD SW_NEW OUT
@@ -112,12 +113,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest='cmd', required=True)
     ap.add_argument('--moves', choices=sorted(MOVE_SETS), default='c3', help='which list of moves')
+    ap.add_argument('--moves-file', help='JSON list of [family, lo, hi, method, why] (overrides --moves)')
     b = sub.add_parser('build')
     b.add_argument('plan'); b.add_argument('out')
     d = sub.add_parser('decide')
     for n in ('old', 'new', 'sw_old', 'sw_new', 'out'):
         d.add_argument(n)
     args = ap.parse_args()
+    if args.moves_file:
+        MOVE_SETS['file'] = [tuple(mv) for mv in json.load(open(args.moves_file))]
+        args.moves = 'file'
     build(args) if args.cmd == 'build' else decide(args)
 
 
