@@ -3,7 +3,9 @@
 method (the tune's incumbent) against the best other config of the retest: paired ratio and
 candidate time of each, and the challenger's gain in both (a lead needs both >= LEAD %).
 
-    python3 tools/experiments/rescreen_summary.py tune.jsonl [--lead 1.0]
+    python3 tools/experiments/rescreen_summary.py tune.jsonl[.xz] [--lead 1.0]
+
+lead_rows() is also read by tune_leads_moves.py (session 38: leads -> a plan's moves).
 """
 import argparse
 import json
@@ -17,13 +19,18 @@ def cell(name, r):
     return f"{name[-44:]:44s} {r['ratio']:6.3f} {us}"
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("log")
-    p.add_argument("--lead", type=float, default=1.0, help="gain (%%) in ratio and in time that makes a lead")
-    a = p.parse_args()
+def open_log(path):
+    """The tune's JSON-lines log, plain or xz-compressed."""
+    import lzma
+    return lzma.open(path, "rt") if path.endswith(".xz") else open(path)
+
+
+def lead_rows(log, lead=1.0):
+    """Per (family, M) of the log, sorted: (family, M, incumbent, its retest or None, best other
+    retest or None, ratio gain %, time gain %, lead?). The gains are None where a side is missing;
+    a lead needs both gains >= lead %."""
     retest, inc = {}, {}
-    with open(a.log) as f:
+    with open_log(log) as f:
         for line in f:
             r = json.loads(line)
             key = (r.get("family"), r.get("m"))
@@ -31,9 +38,7 @@ def main():
                 retest.setdefault(key, {})[r["config"]] = r
             elif r.get("type") == "decision":
                 inc[key] = r["incumbent"]
-    leads = 0
-    print(f"{'family':9s} {'M':>4s} | {'plan method (retest)':44s} {'ratio':>6s} {'us':>6s} | "
-          f"{'best other (retest)':44s} {'ratio':>6s} {'us':>6s} | gain ratio / time")
+    rows = []
     for key in sorted(inc, key=lambda k: (k[0], k[1])):
         fam, m = key
         rt = retest.get(key, {})
@@ -43,13 +48,26 @@ def main():
         best = max(others, key=lambda r: r["ratio"]) if others else None
         if i == "baseline":  # the baseline's time is the best challenger's paired base_us
             ir = {"ratio": 1.0, "cand_us": best["base_us"] if best else None}
-        gain = ""
+        g_ratio = g_time = None
         if ir is not None and best is not None:
             g_ratio = (best["ratio"] / ir["ratio"] - 1) * 100
             g_time = (ir["cand_us"] / best["cand_us"] - 1) * 100
-            lead = g_ratio >= a.lead and g_time >= a.lead
-            leads += lead
-            gain = f"{g_ratio:+5.1f} / {g_time:+5.1f} %{'  LEAD' if lead else ''}"
+        is_lead = g_ratio is not None and g_ratio >= lead and g_time >= lead
+        rows.append((fam, m, i, ir, best, g_ratio, g_time, is_lead))
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("log")
+    p.add_argument("--lead", type=float, default=1.0, help="gain (%%) in ratio and in time that makes a lead")
+    a = p.parse_args()
+    leads = 0
+    print(f"{'family':9s} {'M':>4s} | {'plan method (retest)':44s} {'ratio':>6s} {'us':>6s} | "
+          f"{'best other (retest)':44s} {'ratio':>6s} {'us':>6s} | gain ratio / time")
+    for fam, m, i, ir, best, g_ratio, g_time, lead in lead_rows(a.log, a.lead):
+        leads += lead
+        gain = "" if g_ratio is None else f"{g_ratio:+5.1f} / {g_time:+5.1f} %{'  LEAD' if lead else ''}"
         print(f"{fam:9s} {m:4d} | {cell(i, ir)} | {cell(best['config'] if best else '-', best)} | {gain}")
     print(f"leads (>= {a.lead} % in ratio and time): {leads}")
     return 0
