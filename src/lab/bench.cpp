@@ -126,6 +126,7 @@ BenchReport run_bench(const BenchOptions& o) {
       bc.ratio = sum.ratio;
       bc.ratio_p10 = sum.ratio_p10;
       bc.ratio_p90 = sum.ratio_p90;
+      bc.order = split_by_order(ps.base_us, ps.cand_us, ps.base_first);
       bc.floor_us = floor.floor_us(bc.bytes);
       finish_case(bc);
       ++done;

@@ -30,9 +30,17 @@ nlohmann::json env_json(const BenchEnv& e) {
           {"floor_fill", e.floor_fill}};
 }
 
+nlohmann::json order_json(const OrderSplit& o) {
+  // NaN (a group with no sample) is written as null.
+  return {{"base_first_us", o.base_first_us},
+          {"base_second_us", o.base_second_us},
+          {"cand_first_us", o.cand_first_us},
+          {"cand_second_us", o.cand_second_us}};
+}
+
 nlohmann::json bench_json(const BenchReport& r) {
   nlohmann::json cases = nlohmann::json::array();
-  for (const BenchCase& c : r.cases)
+  for (const BenchCase& c : r.cases) {
     cases.push_back({{"family", c.family},       {"m", c.m},
                      {"n", c.n},                 {"k", c.k},
                      {"weight_dtype", c.weight_dtype},
@@ -41,7 +49,8 @@ nlohmann::json bench_json(const BenchReport& r) {
                      {"ratio_p10", c.ratio_p10}, {"ratio_p90", c.ratio_p90},
                      {"floor_us", c.floor_us},   {"over_floor", c.over_floor},
                      {"tbps", c.tbps},           {"weight", c.weight},
-                     {"bytes", c.bytes}});
+                     {"bytes", c.bytes},         {"order", order_json(c.order)}});
+  }
   nlohmann::json loads = nlohmann::json::array();
   for (const LoadSpeedup& l : r.loads) loads.push_back({{"m", l.m}, {"speedup", l.speedup}});
   return {{"schema", kBenchSchema}, {"env", env_json(r.env)}, {"overhead_us", r.overhead_us},

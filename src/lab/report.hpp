@@ -19,6 +19,8 @@ inline constexpr const char* kCheckSchema = "projkit.check/1";
 inline constexpr const char* kFloorSchema = "projkit.floor/1";
 
 nlohmann::json env_json(const BenchEnv& e);
+// Each side's median by its place in the pair (bench cases and tune log records, P40).
+nlohmann::json order_json(const OrderSplit& o);
 nlohmann::json bench_json(const BenchReport& r);
 nlohmann::json check_json(const CheckReport& r, const BenchEnv& env);
 nlohmann::json floor_json(const std::vector<FloorResult>& floors, const BenchEnv& env, double overhead_us);

@@ -37,6 +37,23 @@ PairedSummary summarize_pairs(const std::vector<double>& base_us, const std::vec
   return s;
 }
 
+OrderSplit split_by_order(const std::vector<double>& base_us, const std::vector<double>& cand_us,
+                          const std::vector<bool>& base_first) {
+  if (base_us.size() != cand_us.size() || base_us.size() != base_first.size())
+    throw Error(StatusCode::invalid_argument, "split_by_order: base, candidate and order counts differ");
+  std::vector<double> b1, b2, c1, c2;
+  for (std::size_t i = 0; i < base_us.size(); ++i) {
+    (base_first[i] ? b1 : b2).push_back(base_us[i]);
+    (base_first[i] ? c2 : c1).push_back(cand_us[i]);
+  }
+  OrderSplit o;
+  o.base_first_us = median(b1);
+  o.base_second_us = median(b2);
+  o.cand_first_us = median(c1);
+  o.cand_second_us = median(c2);
+  return o;
+}
+
 std::vector<LoadSpeedup> load_speedups(const std::vector<BenchCase>& cases) {
   std::vector<int> ms;
   for (const BenchCase& c : cases)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,19 @@ struct PairedSummary {
 // Both inputs already have the replay overhead subtracted. Sizes must match (throws otherwise).
 PairedSummary summarize_pairs(const std::vector<double>& base_us, const std::vector<double>& cand_us);
 
+// Each side's median split by its place in the pair. The protocol swaps the order on alternate
+// pairs so that an order effect (whatever the first replay of a pair leaves to the second: the
+// L2 flush clears the data, not the address translations) cancels in the ratio; this split shows
+// how large it is (ledger P40). A group with no sample reads NaN.
+struct OrderSplit {
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  double base_first_us = kNaN, base_second_us = kNaN;  // baseline replayed first / second of its pair
+  double cand_first_us = kNaN, cand_second_us = kNaN;  // candidate replayed first / second of its pair
+};
+// base_first[i]: pair i replayed the baseline first. Sizes must match (throws otherwise).
+OrderSplit split_by_order(const std::vector<double>& base_us, const std::vector<double>& cand_us,
+                          const std::vector<bool>& base_first);
+
 // One benchmark case (family x M) as reported.
 struct BenchCase {
   std::string family, method;
@@ -30,6 +44,7 @@ struct BenchCase {
   double base_us = 0.0, cand_us = 0.0, ratio = 0.0, ratio_p10 = 0.0, ratio_p90 = 0.0;
   double floor_us = 0.0, over_floor = 0.0, tbps = 0.0;
   std::size_t bytes = 0;  // weight bytes read + x + y
+  OrderSplit order;       // the medians by place in the pair (NaN where not timed)
 };
 struct LoadSpeedup {
   int m = 0;

@@ -185,6 +185,7 @@ PairedSamples time_paired(GraphTimer& timer, const std::vector<GraphExec>& base,
     const double first = us[2 * std::size_t(i)] - overhead, second = us[2 * std::size_t(i) + 1] - overhead;
     out.base_us.push_back(i % 2 == 0 ? first : second);
     out.cand_us.push_back(i % 2 == 0 ? second : first);
+    out.base_first.push_back(i % 2 == 0);
   }
   return out;
 }

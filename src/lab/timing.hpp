@@ -103,6 +103,7 @@ class GraphTimer {
 // baseline first on even i and candidate first on odd i.
 struct PairedSamples {
   std::vector<double> base_us, cand_us;
+  std::vector<bool> base_first;  // pair i replayed the baseline first (even i)
 };
 PairedSamples time_paired(GraphTimer& timer, const std::vector<GraphExec>& base, const std::vector<GraphExec>& cand,
                           int pairs);

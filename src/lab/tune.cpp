@@ -13,6 +13,7 @@
 #include "core/method.hpp"
 #include "lab/bench.hpp"
 #include "lab/check.hpp"
+#include "lab/report.hpp"
 #include "lab/stats.hpp"
 #include "lab/timing.hpp"
 
@@ -277,6 +278,7 @@ namespace {
 struct Measured {
   std::string excluded;
   PairedSummary sum;
+  OrderSplit order;
 };
 
 // The rotated copies of one family with the baseline graphs cached per M, and the
@@ -331,6 +333,7 @@ class FamilyRig {
       const std::vector<GraphExec> gc = capture_copies(copies_, m, true, s);
       const PairedSamples ps = time_paired(timer_, base_graphs(m), gc, pairs);
       out.sum = summarize_pairs(ps.base_us, ps.cand_us);
+      out.order = split_by_order(ps.base_us, ps.cand_us, ps.base_first);
     } catch (const Error& e) {
       // A launch or capture error may have left a sticky error behind: then stop.
       const cudaError_t sticky = cudaDeviceSynchronize();
@@ -367,6 +370,8 @@ json measured_record(const char* type, const std::string& family, int m, const s
     j["base_us"] = r.sum.base_us;
     j["cand_us"] = r.sum.cand_us;
     j["pairs"] = r.sum.pairs;
+    // Each side's median by its place in the pair (P40); NaN (no sample) is written as null.
+    j["order"] = order_json(r.order);
   }
   return j;
 }

@@ -38,7 +38,11 @@ TEST(LabReport, BenchSchema) {
               .cand_us = 12.0, .ratio = 1.38, .ratio_p10 = 1.3, .ratio_p90 = 1.45, .floor_us = 11.5};
   c.bytes = 37'900'000;
   finish_case(c);
-  r.cases = {c};
+  c.order = split_by_order({16.0, 17.0}, {12.0, 11.5}, {true, false});
+  BenchCase once = c;  // one pair: the second places were never taken
+  once.m = 16;
+  once.order = split_by_order({16.0}, {12.0}, {true});
+  r.cases = {c, once};
   r.loads = load_speedups(r.cases);
   r.score = score(r.loads);
   const json j = json::parse(bench_json(r).dump());  // round trip through text
@@ -46,13 +50,23 @@ TEST(LabReport, BenchSchema) {
   expect_env(j.at("env"));
   EXPECT_TRUE(j.at("overhead_us").is_number());
   EXPECT_TRUE(j.at("score").is_number());
-  ASSERT_EQ(j.at("cases").size(), 1u);
+  ASSERT_EQ(j.at("cases").size(), 2u);
   const json& jc = j.at("cases")[0];
   for (const char* k : {"family", "method"}) EXPECT_TRUE(jc.at(k).is_string()) << k;
   for (const char* k : {"m", "n", "k"}) EXPECT_TRUE(jc.at(k).is_number_integer()) << k;
   for (const char* k : {"base_us", "cand_us", "ratio", "ratio_p10", "ratio_p90", "floor_us", "over_floor", "tbps", "weight"})
     EXPECT_TRUE(jc.at(k).is_number()) << k;
-  ASSERT_EQ(j.at("loads").size(), 1u);
+  const json& order = jc.at("order");
+  EXPECT_DOUBLE_EQ(order.at("base_first_us").get<double>(), 16.0);
+  EXPECT_DOUBLE_EQ(order.at("base_second_us").get<double>(), 17.0);
+  EXPECT_DOUBLE_EQ(order.at("cand_first_us").get<double>(), 11.5);
+  EXPECT_DOUBLE_EQ(order.at("cand_second_us").get<double>(), 12.0);
+  const json& order1 = j.at("cases")[1].at("order");  // NaN is written as null, still valid JSON
+  EXPECT_TRUE(order1.at("base_first_us").is_number());
+  EXPECT_TRUE(order1.at("base_second_us").is_null());
+  EXPECT_TRUE(order1.at("cand_first_us").is_null());
+  EXPECT_TRUE(order1.at("cand_second_us").is_number());
+  ASSERT_EQ(j.at("loads").size(), 2u);
   EXPECT_EQ(j.at("loads")[0].at("m"), 8);
   EXPECT_TRUE(j.at("loads")[0].at("speedup").is_number());
   EXPECT_FALSE(bench_table(r).empty());

@@ -35,6 +35,23 @@ TEST(LabStats, RatioIsMedianOfPairedRatiosNotRatioOfMedians) {
   EXPECT_THROW(summarize_pairs({1, 2}, {1}), projkit::Error);
 }
 
+TEST(LabStats, SplitByOrderGroupsEachSideByItsPlaceInThePair) {
+  // Pairs 0 and 2: baseline first; pair 1: candidate first.
+  const OrderSplit o = split_by_order({10, 7, 12}, {5, 6, 4}, {true, false, true});
+  EXPECT_DOUBLE_EQ(o.base_first_us, 11.0);   // median of 10, 12
+  EXPECT_DOUBLE_EQ(o.base_second_us, 7.0);
+  EXPECT_DOUBLE_EQ(o.cand_first_us, 6.0);    // the candidate ran first only in pair 1
+  EXPECT_DOUBLE_EQ(o.cand_second_us, 4.5);   // median of 5, 4
+  // A place never taken reads NaN, not 0.
+  const OrderSplit one = split_by_order({3}, {2}, {true});
+  EXPECT_DOUBLE_EQ(one.base_first_us, 3.0);
+  EXPECT_TRUE(std::isnan(one.base_second_us));
+  EXPECT_TRUE(std::isnan(one.cand_first_us));
+  EXPECT_DOUBLE_EQ(one.cand_second_us, 2.0);
+  EXPECT_THROW(split_by_order({1, 2}, {1, 2}, {true}), projkit::Error);
+  EXPECT_THROW(split_by_order({1, 2}, {1}, {true, false}), projkit::Error);
+}
+
 TEST(LabStats, LoadSpeedupIsWeightedSumRatio) {
   std::vector<BenchCase> cases(3);
   cases[0] = {.family = "qkv", .m = 1, .weight = 1, .base_us = 10, .cand_us = 5};

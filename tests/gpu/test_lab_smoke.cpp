@@ -23,6 +23,9 @@ TEST_F(LabGpu, BenchSmokeOneCase) {
   EXPECT_EQ(c.method, "baseline");
   EXPECT_TRUE(std::isfinite(c.base_us) && std::isfinite(c.cand_us) && std::isfinite(c.ratio));
   EXPECT_GT(c.floor_us, 0.0);
+  // Both places in the pair were timed for both sides (the protocol alternates the order).
+  for (double us : {c.order.base_first_us, c.order.base_second_us, c.order.cand_first_us, c.order.cand_second_us})
+    EXPECT_TRUE(std::isfinite(us) && us > 0.0) << us;
   ASSERT_EQ(r.loads.size(), 1u);
   const auto j = bench_json(r);
   EXPECT_EQ(j.at("cases").size(), 1u);

@@ -2,11 +2,12 @@
 # Same-binary A/B of listed method configs (session 16: E61, P16). Per case FAMILY:M:CFG1,CFG2,..
 # of $CASES: bench runs CFG1 .. CFGn CFGn .. CFG1 ($PAIRS pairs each, default 200), one process
 # each, with $BENCH_ENV (e.g. PROJKIT_WGMMA_PROBE_SKIP=16 for a stamps-build probe) in the
-# environment; then per case each config's mean us and paired ratio against CFG1 (the
-# reference, e.g. the plan's config) in OUT_DIR/summary-$TAG.txt, and the JSONs packed into
+# environment and $BENCH_ARGS (e.g. --copies 9) added to bench's arguments; then per case each
+# config's mean us and paired ratio against CFG1 (the reference, e.g. the plan's config) in
+# OUT_DIR/summary-$TAG.txt, and the JSONs packed into
 # OUT_DIR/bench-$TAG.tar.xz (KEEP_JSON=1: also left unpacked in OUT_DIR, for a script that reads
 # them next).
-# Usage: CASES="qkv:8:A,B pooler:128:C,D" [PAIRS=200] [TAG=ab] [BENCH_ENV=..] [KEEP_JSON=1] \
+# Usage: CASES="qkv:8:A,B pooler:128:C,D" [PAIRS=200] [TAG=ab] [BENCH_ENV=..] [BENCH_ARGS=..] [KEEP_JSON=1] \
 #          tools/experiments/ab_configs.sh BIN OUT_DIR
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
@@ -22,7 +23,7 @@ for c in $CASES; do
   for v in "${order[@]}"; do
     n=$((n + 1))
     env ${BENCH_ENV:-} timeout 60 "$BIN/projkit" bench --pairs "$PAIRS" --families "$f" --loads "$m" --method "$v" \
-      --json "$O/b-$TAG-$f-$m-$n.json" >/dev/null 2>&1 || echo "bench $TAG $f $m $v rc=$?"
+      ${BENCH_ARGS:-} --json "$O/b-$TAG-$f-$m-$n.json" >/dev/null 2>&1 || echo "bench $TAG $f $m $v rc=$?"
   done
 done
 python3 - "$O" "$TAG" <<'PY' | tee "$O/summary-$TAG.txt"
