@@ -32,6 +32,23 @@ const char* pk_status_string(pkStatus s);
 const char* pk_last_error(void);
 const char* pk_version(void);
 
+/* dtype codes of pkFamilyInfo */
+#define PK_DTYPE_BF16 0
+#define PK_DTYPE_F32 1
+
+/* What a built-in family's tensors must be, known before any projection exists (a
+ * binding checks W, x and y against it: the library sees only their pointers).
+ * W is row-major [n, k] of weight_dtype; x is [m, k] bf16; y is [m, out_cols(m)] of
+ * out_dtype, where out_cols(m) = slice_rows when m <= slice_max_m, else n
+ * (slice_max_m = 0: no slice; the unpooler: 8 and 1024). No device is needed. */
+typedef struct pkFamilyInfo {
+  int64_t n, k;
+  int32_t weight_dtype, out_dtype; /* PK_DTYPE_* */
+  int32_t slice_max_m;
+  int64_t slice_rows;
+} pkFamilyInfo;
+pkStatus pk_family_info(const char* family, pkFamilyInfo* out);
+
 /* Create a projection for a built-in family ("qkv", "o", "pooler", "unpooler",
  * "router") over device weights W row-major [N, K] (bf16, router fp32).
  * plan_path: NULL = the plan for the current device (plans/<device>.json or the

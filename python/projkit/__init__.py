@@ -5,6 +5,11 @@ Torch lives only here, at the edge:
     import torch, projkit
     proj = projkit.Projection("qkv", w)          # w: cuda bf16 [2304, 8192], kept alive by proj
     y = proj(x)                                  # x: cuda bf16 [m, 8192] -> y [m, out_cols(m)]
+    proj(x, out=y)                               # into a given y (checked like x and w)
+
+The library sees only pointers, so the binding checks each tensor's device, shape, dtype,
+contiguity and alignment against the family (family_info) and raises ProjkitError naming
+the first violated constraint. m = 0 returns an empty y, as F.linear does.
 
 The library is found through $PROJKIT_LIB, else build/libprojkit.so next to this
 package's repository checkout.
@@ -15,7 +20,7 @@ import ctypes
 import os
 from pathlib import Path
 
-__all__ = ["Projection", "ProjkitError", "library"]
+__all__ = ["FamilyInfo", "Projection", "ProjkitError", "family_info", "library", "require_tensor"]
 
 
 class ProjkitError(RuntimeError):
@@ -50,6 +55,7 @@ def library() -> ctypes.CDLL:
                                             ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64)]
         lib.pk_projection_method.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
         lib.pk_projection_destroy.argtypes = [ctypes.c_void_p]
+        lib.pk_family_info.argtypes = [ctypes.c_char_p, ctypes.POINTER(FamilyInfo)]
         _lib = lib
     return _lib
 
@@ -57,6 +63,49 @@ def library() -> ctypes.CDLL:
 # pk_projection_create's flags (include/projkit/projkit.h)
 _STRICT_PLAN = 1
 _NO_WEIGHT_COPIES = 2
+# pkFamilyInfo's dtype codes
+_DTYPE_BF16 = 0
+_DTYPE_F32 = 1
+
+
+class FamilyInfo(ctypes.Structure):
+    """pkFamilyInfo: what a built-in family's W, x and y must be (include/projkit/projkit.h)."""
+
+    _fields_ = [("n", ctypes.c_int64), ("k", ctypes.c_int64), ("weight_dtype", ctypes.c_int32),
+                ("out_dtype", ctypes.c_int32), ("slice_max_m", ctypes.c_int32), ("slice_rows", ctypes.c_int64)]
+
+    def out_cols(self, m: int) -> int:
+        """Columns of y for m rows (the unpooler returns its first 1024 rows' outputs for m <= 8)."""
+        return self.slice_rows if m <= self.slice_max_m else self.n
+
+
+def family_info(family: str) -> FamilyInfo:
+    """The built-in family's shapes and dtypes (no GPU needed); ProjkitError for an unknown name."""
+    info = FamilyInfo()
+    _check(library().pk_family_info(family.encode(), ctypes.byref(info)))
+    return info
+
+
+def require_tensor(t, what: str, shape, dtype, device=None) -> None:
+    """Raise ProjkitError naming the first constraint tensor t violates.
+
+    The library sees only device pointers, so the binding checks what they point at: a CUDA
+    tensor of this shape and dtype, contiguous (row-major), 16-byte aligned, and on `device`
+    when given. Only the tensor's attributes are read (shape, dtype, device, is_cuda,
+    is_contiguous(), data_ptr()).
+    """
+    if not getattr(t, "is_cuda", False):
+        raise ProjkitError(f"{what} must be a CUDA tensor (got one on {getattr(t, 'device', 'the host')})")
+    if device is not None and t.device != device:
+        raise ProjkitError(f"{what} must be on {device}, the projection's device (got {t.device})")
+    if tuple(t.shape) != tuple(shape):
+        raise ProjkitError(f"{what} must have shape {list(shape)} (got {list(t.shape)})")
+    if t.dtype != dtype:
+        raise ProjkitError(f"{what} must be {dtype} (got {t.dtype})")
+    if not t.is_contiguous():
+        raise ProjkitError(f"{what} must be contiguous (row-major)")
+    if t.data_ptr() % 16 != 0:
+        raise ProjkitError(f"{what} must be 16-byte aligned (its data pointer is not)")
 
 
 def _check(status: int) -> None:
@@ -73,18 +122,22 @@ class Projection:
 
     def __init__(self, family: str, weight, plan: str | None = None, method: str | None = None,
                  max_m: int = 256, strict: bool = False, weight_copies: bool = True):
-        import torch  # noqa: F401  (the binding's only torch use is tensor handling)
+        import torch  # the binding's only torch use is tensor handling
 
-        if not weight.is_cuda or not weight.is_contiguous():
-            raise ProjkitError("weight must be a contiguous CUDA tensor (row-major [N, K])")
+        info = family_info(family)
+        dtypes = {_DTYPE_BF16: torch.bfloat16, _DTYPE_F32: torch.float32}
+        require_tensor(weight, f"{family} weight", (info.n, info.k), dtypes[info.weight_dtype])
+        self._info = info
+        self._out_dtype = dtypes[info.out_dtype]
         self._weight = weight  # the projection reads it: keep it alive
         self._handle = ctypes.c_void_p()
-        _check(library().pk_projection_create(ctypes.byref(self._handle), family.encode(),
-                                              ctypes.c_void_p(weight.data_ptr()),
-                                              plan.encode() if plan else None,
-                                              method.encode() if method else None, max_m,
-                                              (_STRICT_PLAN if strict else 0) |
-                                              (0 if weight_copies else _NO_WEIGHT_COPIES)))
+        with torch.cuda.device(weight.device):  # the library prepares on the current device
+            _check(library().pk_projection_create(ctypes.byref(self._handle), family.encode(),
+                                                  ctypes.c_void_p(weight.data_ptr()),
+                                                  plan.encode() if plan else None,
+                                                  method.encode() if method else None, max_m,
+                                                  (_STRICT_PLAN if strict else 0) |
+                                                  (0 if weight_copies else _NO_WEIGHT_COPIES)))
         self.family = family
 
     def out_cols(self, m: int) -> int:
@@ -98,17 +151,29 @@ class Projection:
         return buf.value.decode()
 
     def __call__(self, x, out=None):
+        """y = x W^T for x [m, K] bf16 (m may be 0, as for F.linear); into `out` when given."""
         import torch
 
-        if x.dim() != 2 or x.dtype != torch.bfloat16 or not x.is_cuda or not x.is_contiguous():
-            raise ProjkitError("x must be a contiguous CUDA bf16 tensor [m, K]")
+        if getattr(x, "dim", lambda: -1)() != 2:
+            raise ProjkitError(f"x must be a 2-D tensor [m, {self._info.k}] (got shape {list(getattr(x, 'shape', []))})")
         m = x.shape[0]
-        out_dtype = torch.float32 if self._weight.dtype == torch.float32 else torch.bfloat16
+        device = self._weight.device
+        require_tensor(x, "x", (m, self._info.k), torch.bfloat16, device)
+        shape = (m, self._info.out_cols(m))
         if out is None:
-            out = torch.empty((m, self.out_cols(m)), dtype=out_dtype, device=x.device)
-        stream = torch.cuda.current_stream(x.device).cuda_stream
-        _check(library().pk_projection_run(self._handle, ctypes.c_void_p(x.data_ptr()), m,
-                                           ctypes.c_void_p(out.data_ptr()), ctypes.c_void_p(stream)))
+            out = torch.empty(shape, dtype=self._out_dtype, device=device)
+        else:
+            require_tensor(out, "out", shape, self._out_dtype, device)
+        if m == 0:
+            return out  # nothing to compute; the library's m starts at 1
+        stream = torch.cuda.current_stream(device).cuda_stream
+        run = lambda: _check(library().pk_projection_run(self._handle, ctypes.c_void_p(x.data_ptr()), m,  # noqa: E731
+                                                         ctypes.c_void_p(out.data_ptr()), ctypes.c_void_p(stream)))
+        if torch.cuda.current_device() == device.index:
+            run()
+        else:  # the library launches on the current device: make it the projection's for this call
+            with torch.cuda.device(device):
+                run()
         return out
 
     def __del__(self):

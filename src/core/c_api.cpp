@@ -38,6 +38,19 @@ const char* pk_status_string(pkStatus s) { return projkit::status_code_name(stat
 const char* pk_last_error(void) { return g_last_error.c_str(); }
 const char* pk_version(void) { return projkit::kVersion; }
 
+pkStatus pk_family_info(const char* family, pkFamilyInfo* out) {
+  g_last_error.clear();
+  if (!out) return fail(PK_INVALID_ARGUMENT, "pk_family_info: out is null");
+  if (!family) return fail(PK_INVALID_ARGUMENT, "pk_family_info: family is null");
+  return guarded([&]() -> pkStatus {
+    const projkit::ProjectionSpec& spec = projkit::builtin_spec(family);
+    auto code = [](projkit::DType d) { return d == projkit::DType::f32 ? PK_DTYPE_F32 : PK_DTYPE_BF16; };
+    *out = pkFamilyInfo{spec.n, spec.k, code(spec.weight_dtype), code(spec.out_dtype), spec.slice_max_m,
+                        spec.slice_rows};
+    return PK_OK;
+  });
+}
+
 pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights, const char* plan_path,
                               const char* method, int max_m, int flags) {
   g_last_error.clear();

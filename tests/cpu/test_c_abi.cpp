@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "projkit/projkit.h"
+#include "projkit/projkit.hpp"
 
 TEST(CAbi, NullArgumentsAreRejectedWithMessages) {
   EXPECT_EQ(pk_projection_create(nullptr, "qkv", nullptr, nullptr, nullptr, 256, 0), PK_INVALID_ARGUMENT);
@@ -49,4 +50,38 @@ TEST(CAbi, StatusStrings) {
   EXPECT_STREQ(pk_status_string(PK_OK), "ok");
   EXPECT_STREQ(pk_status_string(PK_PLAN_MISMATCH), "plan_mismatch");
   EXPECT_STREQ(pk_version(), "0.1.0");
+}
+
+TEST(CAbi, FamilyInfoDescribesEachBuiltinFamilyWithoutADevice) {
+  pkFamilyInfo f{};
+  ASSERT_EQ(pk_family_info("qkv", &f), PK_OK);
+  EXPECT_EQ(f.n, 2304);
+  EXPECT_EQ(f.k, 8192);
+  EXPECT_EQ(f.weight_dtype, PK_DTYPE_BF16);
+  EXPECT_EQ(f.out_dtype, PK_DTYPE_BF16);
+  EXPECT_EQ(f.slice_max_m, 0);
+  ASSERT_EQ(pk_family_info("unpooler", &f), PK_OK);
+  EXPECT_EQ(f.n, 8192);
+  EXPECT_EQ(f.k, 4096);
+  EXPECT_EQ(f.slice_max_m, 8);
+  EXPECT_EQ(f.slice_rows, 1024);
+  ASSERT_EQ(pk_family_info("router", &f), PK_OK);
+  EXPECT_EQ(f.n, 256);
+  EXPECT_EQ(f.weight_dtype, PK_DTYPE_F32);
+  EXPECT_EQ(f.out_dtype, PK_DTYPE_F32);
+  // Every built-in family agrees with the C++ spec it describes.
+  for (const projkit::ProjectionSpec& s : projkit::builtin_specs()) {
+    ASSERT_EQ(pk_family_info(s.name.c_str(), &f), PK_OK) << s.name;
+    EXPECT_EQ(f.n, s.n) << s.name;
+    EXPECT_EQ(f.k, s.k) << s.name;
+    EXPECT_EQ(f.weight_dtype, s.weight_dtype == projkit::DType::f32 ? PK_DTYPE_F32 : PK_DTYPE_BF16) << s.name;
+    EXPECT_EQ(f.out_dtype, s.out_dtype == projkit::DType::f32 ? PK_DTYPE_F32 : PK_DTYPE_BF16) << s.name;
+    EXPECT_EQ(f.slice_max_m, s.slice_max_m) << s.name;
+    EXPECT_EQ(f.slice_rows, s.slice_rows) << s.name;
+  }
+  EXPECT_EQ(pk_family_info("mlp", &f), PK_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(pk_last_error(), "mlp"), nullptr);
+  EXPECT_EQ(pk_family_info(nullptr, &f), PK_INVALID_ARGUMENT);
+  EXPECT_EQ(pk_family_info("qkv", nullptr), PK_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(pk_last_error(), "out is null"), nullptr);
 }

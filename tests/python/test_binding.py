@@ -79,3 +79,61 @@ def test_bad_input_raises_named_error():
         proj(torch.zeros(5, 8192, device="cuda", dtype=torch.bfloat16))
     with pytest.raises(projkit.ProjkitError, match="unknown projection family"):
         projkit.Projection("mlp", w)
+
+
+@needs_gpu
+def test_tensors_that_do_not_fit_the_family_are_refused_before_any_launch():
+    """The library sees only pointers: a wrong W, x or out would be read or written past its
+    end. The binding refuses each with the violated constraint."""
+    _library_or_skip()
+    n, k = SHAPES["qkv"]
+    bf16 = dict(device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(projkit.ProjkitError, match=r"qkv weight must have shape \[2304, 8192\]"):
+        projkit.Projection("qkv", torch.zeros(k, n, **bf16), plan="safe")  # transposed
+    with pytest.raises(projkit.ProjkitError, match="qkv weight must be torch.bfloat16"):
+        projkit.Projection("qkv", torch.zeros(n, k, device="cuda", dtype=torch.float16), plan="safe")
+    with pytest.raises(projkit.ProjkitError, match="router weight must be torch.float32"):
+        projkit.Projection("router", torch.zeros(256, 8192, **bf16), plan="safe")
+    with pytest.raises(projkit.ProjkitError, match="qkv weight must be a CUDA tensor"):
+        projkit.Projection("qkv", torch.zeros(n, k, dtype=torch.bfloat16), plan="safe")
+    w = torch.zeros(n, k, **bf16)
+    proj = projkit.Projection("qkv", w, plan="safe", max_m=16)
+    with pytest.raises(projkit.ProjkitError, match=r"x must have shape \[4, 8192\] \(got \[4, 4096\]\)"):
+        proj(torch.zeros(4, 4096, **bf16))
+    with pytest.raises(projkit.ProjkitError, match="x must be a 2-D tensor"):
+        proj(torch.zeros(2, 2, k, **bf16))
+    with pytest.raises(projkit.ProjkitError, match="x must be a CUDA tensor"):
+        proj(torch.zeros(4, k, dtype=torch.bfloat16))
+    with pytest.raises(projkit.ProjkitError, match="x must be torch.bfloat16"):
+        proj(torch.zeros(4, k, device="cuda", dtype=torch.float32))
+    with pytest.raises(projkit.ProjkitError, match="x must be contiguous"):
+        proj(torch.zeros(k, 4, **bf16).t())
+    with pytest.raises(projkit.ProjkitError, match="x must be 16-byte aligned"):
+        proj(torch.zeros(4 * k + 1, **bf16)[1:].view(4, k))
+    x = torch.zeros(4, k, **bf16)
+    with pytest.raises(projkit.ProjkitError, match=r"out must have shape \[4, 2304\] \(got \[3, 2304\]\)"):
+        proj(x, out=torch.empty(3, n, **bf16))
+    with pytest.raises(projkit.ProjkitError, match="out must be torch.bfloat16"):
+        proj(x, out=torch.empty(4, n, device="cuda", dtype=torch.float32))
+
+
+@needs_gpu
+@pytest.mark.parametrize("family", ["qkv", "unpooler", "router"])
+def test_out_argument_and_zero_rows_behave_as_f_linear(family):
+    """m = 0 gives an empty y as F.linear does; out= is written in place, every element (it starts
+    NaN-filled, so a row or column left unwritten fails the error bound)."""
+    _library_or_skip()
+    n, k = SHAPES[family]
+    g = torch.Generator(device="cuda").manual_seed(7)
+    router = family == "router"
+    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.float32 if router else torch.bfloat16)
+    proj = projkit.Projection(family, w)
+    empty = proj(torch.empty(0, k, device="cuda", dtype=torch.bfloat16))
+    assert empty.shape == (0, 1024 if family == "unpooler" else n) and empty.dtype == w.dtype
+    x = torch.randn(5, k, device="cuda", generator=g).to(torch.bfloat16)
+    out = torch.full((5, proj.out_cols(5)), float("nan"), device="cuda", dtype=w.dtype)
+    y = proj(x, out=out)
+    assert y.data_ptr() == out.data_ptr()
+    ref = F.linear(x.double(), w[: out.shape[1]].double())
+    err = (y.double() - ref).norm() / ref.norm()
+    assert err < (1e-4 if router else 1e-2), f"{family} via {proj.method(5)}: rel L2 {err:.2e}"

@@ -1,0 +1,68 @@
+"""The binding's input checks, without torch or a GPU: pk_family_info through ctypes, and
+require_tensor on stand-in tensors (only the attributes it reads).
+
+The library sees only device pointers, so a wrong shape, dtype, device or layout has to be
+caught here, before a kernel reads past W or x or writes past y.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+import projkit  # noqa: E402
+
+
+def _library_or_skip():
+    try:
+        projkit.library()
+    except (projkit.ProjkitError, OSError) as e:
+        pytest.skip(f"libprojkit.so not loadable: {e}")
+
+
+class FakeTensor:
+    """What require_tensor reads of a torch tensor."""
+
+    def __init__(self, shape, dtype="bf16", device="cuda:0", contiguous=True, ptr=4096):
+        self.shape, self.dtype, self.device = tuple(shape), dtype, device
+        self.is_cuda = device.startswith("cuda")
+        self._contiguous, self._ptr = contiguous, ptr
+
+    def is_contiguous(self):
+        return self._contiguous
+
+    def data_ptr(self):
+        return self._ptr
+
+
+def test_family_info_matches_the_builtin_families():
+    _library_or_skip()
+    expect = {"qkv": (2304, 8192, 0), "o": (8192, 1024, 0), "pooler": (4096, 8192, 0),
+              "unpooler": (8192, 4096, 0), "router": (256, 8192, 1)}
+    for family, (n, k, dt) in expect.items():
+        info = projkit.family_info(family)
+        assert (info.n, info.k, info.weight_dtype, info.out_dtype) == (n, k, dt, dt), family
+    unpooler = projkit.family_info("unpooler")
+    assert [unpooler.out_cols(m) for m in (0, 1, 8, 9, 256)] == [1024, 1024, 1024, 8192, 8192]
+    assert projkit.family_info("qkv").out_cols(1) == 2304
+    with pytest.raises(projkit.ProjkitError, match="unknown projection family 'mlp'"):
+        projkit.family_info("mlp")
+
+
+def test_require_tensor_accepts_a_matching_tensor():
+    projkit.require_tensor(FakeTensor((8, 8192)), "x", (8, 8192), "bf16", "cuda:0")
+    projkit.require_tensor(FakeTensor((0, 8192)), "x", (0, 8192), "bf16")
+
+
+@pytest.mark.parametrize("tensor,message", [
+    (FakeTensor((8, 8192), device="cpu"), "x must be a CUDA tensor"),
+    (FakeTensor((8, 8192), device="cuda:1"), "x must be on cuda:0"),
+    (FakeTensor((8, 4096)), r"x must have shape \[8, 8192\] \(got \[8, 4096\]\)"),
+    (FakeTensor((8, 8192, 1)), "x must have shape"),
+    (FakeTensor((8, 8192), dtype="f16"), "x must be bf16 \\(got f16\\)"),
+    (FakeTensor((8, 8192), contiguous=False), "x must be contiguous"),
+    (FakeTensor((8, 8192), ptr=4098), "x must be 16-byte aligned"),
+])
+def test_require_tensor_names_the_violated_constraint(tensor, message):
+    with pytest.raises(projkit.ProjkitError, match=message):
+        projkit.require_tensor(tensor, "x", (8, 8192), "bf16", "cuda:0")
