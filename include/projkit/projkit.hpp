@@ -161,7 +161,8 @@ class Plan {
 struct ProjectionOptions {
   int max_m = 256;             // largest m run() accepts; workspaces are sized for it
   bool strict_plan = false;    // unknown / inapplicable methods throw instead of falling back
-  int device = -1;             // -1: the current device
+  int device = -1;             // -1: the current device. The Projection prepares (and frees) on
+                               // this device whichever is current; run() needs it current.
   // false: a plan method that keeps its own re-laid-out copy of W (wgmma_tma's k-block slabs,
   // wsl1: N*K*2 bytes per Projection; fragment_stream_zw's packed rows, n_out*K*2 bytes) runs as
   // its copy-free twin instead (copy_free_method), for callers who cannot spend that memory;
@@ -186,7 +187,8 @@ class Projection {
   Projection(Projection&&) noexcept;
   Projection& operator=(Projection&&) noexcept;
 
-  // y[m, spec().out_cols(m)] = x[m, K] * W^T. Pointers: device, 16-byte aligned.
+  // y[m, spec().out_cols(m)] = x[m, K] * W^T. Pointers: device, 16-byte aligned; the
+  // Projection's device must be current (an error otherwise, not a launch on another GPU).
   // Launches only (no allocation, no host sync); errors name the violated constraint.
   Status run(const void* d_x, int m, void* d_y, cudaStream_t stream) const;
 

@@ -56,6 +56,28 @@ std::vector<std::string> list_method_configs() {
 
 static bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
+namespace {
+// Makes `ordinal` the calling thread's current device for a scope and restores the previous one:
+// a Projection prepares (allocations, layouts, handles) and is destroyed on its own device,
+// whichever device the caller has current. Errors are left to the calls that follow.
+class CurrentDeviceGuard {
+ public:
+  explicit CurrentDeviceGuard(int ordinal) {
+    if (cudaGetDevice(&previous_) == cudaSuccess && previous_ != ordinal && cudaSetDevice(ordinal) == cudaSuccess)
+      restore_ = true;
+  }
+  ~CurrentDeviceGuard() {
+    if (restore_) cudaSetDevice(previous_);
+  }
+  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
+  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+  bool restore_ = false;
+};
+}  // namespace
+
 Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const Plan& plan,
                        const ProjectionOptions& opts)
     : impl_(std::make_unique<Impl>()) {
@@ -67,7 +89,10 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
                 "max_m must be in [1, " + std::to_string(kMaxM) + "], got " + std::to_string(opts.max_m));
   if (!d_weights) throw Error(StatusCode::invalid_argument, "weights pointer is null");
   if (!aligned16(d_weights)) throw Error(StatusCode::invalid_argument, "weights pointer is not 16-byte aligned");
-  I.dev = DeviceInfo::query(opts.device);
+  int ordinal = opts.device;
+  if (ordinal < 0) cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
+  const CurrentDeviceGuard on_device(ordinal);  // prepare on the Projection's device
+  I.dev = DeviceInfo::query(ordinal);
   if (!I.dev.is_hopper_sm90())
     throw Error(StatusCode::unsupported, "projkit kernels are built for sm_90a; device '" + I.dev.name + "' is sm_" +
                                              std::to_string(I.dev.cc_major) + std::to_string(I.dev.cc_minor));
@@ -76,6 +101,9 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
     cudaGetLastError();
     throw Error(StatusCode::invalid_argument, "weights pointer is not device memory");
   }
+  if (attr.device != ordinal)
+    throw Error(StatusCode::invalid_argument, "weights are on device " + std::to_string(attr.device) +
+                                                  ", the Projection is for device " + std::to_string(ordinal));
   I.max_m = opts.max_m;
   I.warnings = plan.warnings;
 
@@ -126,9 +154,22 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
   cuda_check(cudaDeviceSynchronize(), "prepare (synchronize after static layouts)");
 }
 
-Projection::~Projection() = default;
+Projection::~Projection() {
+  if (!impl_) return;  // moved from
+  const CurrentDeviceGuard on_device(impl_->dev.ordinal);  // free on the device that allocated
+  impl_.reset();
+}
 Projection::Projection(Projection&&) noexcept = default;
-Projection& Projection::operator=(Projection&&) noexcept = default;
+Projection& Projection::operator=(Projection&& other) noexcept {
+  if (this != &other) {
+    if (impl_) {
+      const CurrentDeviceGuard on_device(impl_->dev.ordinal);  // as the destructor
+      impl_.reset();
+    }
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
 
 Status Projection::run(const void* d_x, int m, void* d_y, cudaStream_t stream) const {
   if (!impl_) return {StatusCode::invalid_argument, "run on a moved-from Projection"};
@@ -140,6 +181,13 @@ Status Projection::run(const void* d_x, int m, void* d_y, cudaStream_t stream) c
   if (!d_y) return {StatusCode::invalid_argument, "y pointer is null"};
   if (!aligned16(d_x)) return {StatusCode::invalid_argument, "x pointer is not 16-byte aligned"};
   if (!aligned16(d_y)) return {StatusCode::invalid_argument, "y pointer is not 16-byte aligned"};
+  // Launches go to the current device: it must be the one the Projection was prepared on (a host
+  // query, no sync; allowed during stream capture).
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess || current != I.dev.ordinal)
+    return {StatusCode::invalid_argument, "run with device " + std::to_string(current) +
+                                              " current, but the Projection was prepared on device " +
+                                              std::to_string(I.dev.ordinal) + " (cudaSetDevice first)"};
   RunArgs a{d_x, m, I.spec.out_cols(m), d_y, stream};
   return I.methods[I.table[std::size_t(m)]]->run(a);
 }

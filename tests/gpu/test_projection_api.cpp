@@ -152,3 +152,49 @@ TEST(ProjectionGpu, GraphReplayAndTwoStreamsGiveRightAnswers) {
     cudaStreamDestroy(s2);
   }
 }
+
+// A Projection belongs to one device: it prepares there whichever device is current, refuses
+// weights of another device, and run() refuses to launch while another device is current (the
+// launch would go to that GPU). Needs two sm_90 devices (nvidia-h100-x2 and larger machines).
+TEST(ProjectionGpu, AProjectionPreparesAndRunsOnItsOwnDeviceOnly) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  if (count < 2) GTEST_SKIP() << "one CUDA device: the two-device test skipped";
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  if (!DeviceInfo::query(1).is_hopper_sm90()) GTEST_SKIP() << "device 1 is not sm_90: skipped";
+  const ProjectionSpec s = small_spec();
+  const int m = 3;
+  const auto hw = random_bf16(size_t(s.n) * s.k, 11, 0.05f), hx = random_bf16(size_t(m) * s.k, 12, 1.0f);
+  DevMem w1(s.weight_bytes()), x1(hx.size() * 2), y1(size_t(m) * s.n * 2);  // on device 1
+  ASSERT_EQ(cudaMemcpy(w1.p, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(x1.p, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  ProjectionOptions o;
+  o.max_m = 8;
+  o.device = 1;
+  {
+    Projection p(s, w1.p, Plan::safe(), o);  // prepared on device 1 with device 0 current
+    int current = -1;
+    ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+    EXPECT_EQ(current, 0);  // the caller's device is restored
+    const Status wrong = p.run(x1.p, m, y1.p, nullptr);
+    EXPECT_EQ(wrong.code, StatusCode::invalid_argument);
+    EXPECT_NE(wrong.message.find("prepared on device 1"), std::string::npos) << wrong.message;
+    ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+    ASSERT_TRUE(p.run(x1.p, m, y1.p, nullptr).ok());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<__nv_bfloat16> hy(size_t(m) * s.n);
+    ASSERT_EQ(cudaMemcpy(hy.data(), y1.p, hy.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_LT(rel_l2(hy, cpu_ref(hx, hw, m, int(s.n), int(s.k))), 1e-2);
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  }  // destroyed with device 0 current: frees on device 1
+  DevMem w0(s.weight_bytes());  // on device 0
+  try {
+    Projection p(s, w0.p, Plan::safe(), o);
+    FAIL() << "weights of device 0 accepted by a Projection for device 1";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("weights are on device 0"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
