@@ -51,8 +51,6 @@ def library() -> ctypes.CDLL:
                                              ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
         lib.pk_projection_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
                                           ctypes.c_void_p]
-        lib.pk_projection_shape.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int64),
-                                            ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64)]
         lib.pk_projection_method.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
         lib.pk_projection_destroy.argtypes = [ctypes.c_void_p]
         lib.pk_family_info.argtypes = [ctypes.c_char_p, ctypes.POINTER(FamilyInfo)]
@@ -141,9 +139,8 @@ class Projection:
         self.family = family
 
     def out_cols(self, m: int) -> int:
-        cols, n, k = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
-        _check(library().pk_projection_shape(self._handle, m, ctypes.byref(cols), ctypes.byref(n), ctypes.byref(k)))
-        return cols.value
+        """Columns of y for m rows (the family's rule, family_info)."""
+        return self._info.out_cols(m)
 
     def method(self, m: int) -> str:
         buf = ctypes.create_string_buffer(256)
@@ -166,14 +163,10 @@ class Projection:
             require_tensor(out, "out", shape, self._out_dtype, device)
         if m == 0:
             return out  # nothing to compute; the library's m starts at 1
-        stream = torch.cuda.current_stream(device).cuda_stream
-        run = lambda: _check(library().pk_projection_run(self._handle, ctypes.c_void_p(x.data_ptr()), m,  # noqa: E731
-                                                         ctypes.c_void_p(out.data_ptr()), ctypes.c_void_p(stream)))
-        if torch.cuda.current_device() == device.index:
-            run()
-        else:  # the library launches on the current device: make it the projection's for this call
-            with torch.cuda.device(device):
-                run()
+        with torch.cuda.device(device):  # the library launches on the current device
+            stream = torch.cuda.current_stream(device).cuda_stream
+            _check(library().pk_projection_run(self._handle, ctypes.c_void_p(x.data_ptr()), m,
+                                               ctypes.c_void_p(out.data_ptr()), ctypes.c_void_p(stream)))
         return out
 
     def __del__(self):

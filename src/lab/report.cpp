@@ -40,7 +40,7 @@ nlohmann::json order_json(const OrderSplit& o) {
 
 nlohmann::json bench_json(const BenchReport& r) {
   nlohmann::json cases = nlohmann::json::array();
-  for (const BenchCase& c : r.cases) {
+  for (const BenchCase& c : r.cases)
     cases.push_back({{"family", c.family},       {"m", c.m},
                      {"n", c.n},                 {"k", c.k},
                      {"weight_dtype", c.weight_dtype},
@@ -50,7 +50,6 @@ nlohmann::json bench_json(const BenchReport& r) {
                      {"floor_us", c.floor_us},   {"over_floor", c.over_floor},
                      {"tbps", c.tbps},           {"weight", c.weight},
                      {"bytes", c.bytes},         {"order", order_json(c.order)}});
-  }
   nlohmann::json loads = nlohmann::json::array();
   for (const LoadSpeedup& l : r.loads) loads.push_back({{"m", l.m}, {"speedup", l.speedup}});
   return {{"schema", kBenchSchema}, {"env", env_json(r.env)}, {"overhead_us", r.overhead_us},
