@@ -73,8 +73,9 @@ class FamilyInfo(ctypes.Structure):
                 ("out_dtype", ctypes.c_int32), ("slice_max_m", ctypes.c_int32), ("slice_rows", ctypes.c_int64)]
 
     def out_cols(self, m: int) -> int:
-        """Columns of y for m rows (the unpooler returns its first 1024 rows' outputs for m <= 8)."""
-        return self.slice_rows if m <= self.slice_max_m else self.n
+        """Columns of y for m rows (the unpooler returns its first 1024 rows' outputs for m <= 8);
+        ProjectionSpec::out_cols's rule: a family without a slice (slice_max_m = 0) returns n."""
+        return self.slice_rows if self.slice_max_m > 0 and m <= self.slice_max_m else self.n
 
 
 def family_info(family: str) -> FamilyInfo:
