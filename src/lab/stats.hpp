@@ -22,9 +22,9 @@ struct PairedSummary {
 PairedSummary summarize_pairs(const std::vector<double>& base_us, const std::vector<double>& cand_us);
 
 // Each side's median split by its place in the pair. The protocol swaps the order on alternate
-// pairs so that an order effect (whatever the first replay of a pair leaves to the second: the
-// L2 flush clears the data, not the address translations) cancels in the ratio; this split shows
-// how large it is (ledger P40). A group with no sample reads NaN.
+// pairs so that an order effect (whatever the first replay of a pair leaves to the second)
+// cancels in the ratio; this split shows how large it is (ledger P40). A group with no sample
+// reads NaN.
 struct OrderSplit {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   double base_first_us = kNaN, base_second_us = kNaN;  // baseline replayed first / second of its pair

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 39's call 1 (prepared, unrun: loans were paused all session). For the next session with a
-# device, before call1_s38.sh on the same warm machine:
+# Session 39's call 1 (prepared while loans were paused; ran on an H100 80GB HBM3 when they resumed,
+# results/h100/session39/c1-tests-p40-bench/, followed by device_results.sh's bench and check):
 # 1. the GPU tests (BenchSmokeOneCase now asserts the four order medians) and the Python suite with
 #    torch (test_binding.py's new cases: every refusal by message; out= and m = 0 against F.linear);
 # 2. P40 (tools/experiments/p40_order_split.sh: the pair order split, in-place vs copied W).
