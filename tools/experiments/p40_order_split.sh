@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# P40 (session 39; ran as part of call1_s39.sh on an H100, results/h100/session39/): why is the baseline timed slower in a bench process whose
+# P40 (session 39; ran on an H100, results/h100/session39/c1-*, and an H200,
+# results/h200/session39/c3-p40): why is the baseline timed slower in a bench process whose
 # candidate holds a copy of W (P19, P30)? Hypothesis (H1): the candidate and the baseline of a pair
 # read the same rotated copy of W, and the L2 flush between them clears the data but not what the
 # first replay leaves behind in the address translations (or in L2 lines the flush misses), so
