@@ -15,8 +15,8 @@ namespace projkit::cli {
 void add_bench(CLI::App& app, std::function<int()>& run) {
   struct Args {
     std::string workload, loads, families, m_sweep, plan, method, json, flush = "write";
-    bool aa = false;
-    int pairs = 100, copies = 8, device = 0;
+    bool aa = false, ballast_before = false, ballast_touch = false;
+    int pairs = 100, copies = 8, device = 0, ballast_mb = 0;
   };
   auto a = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand("bench", "time baseline vs candidate per case (graph, L2 flush, paired)");
@@ -32,6 +32,11 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--device", a->device, "CUDA device ordinal");
   sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
   sub->add_option("--json", a->json, "write the projkit.bench/1 report here");
+  sub->add_option("--ballast", a->ballast_mb,
+                  "diagnostic: MiB of device memory per rotated copy allocated and never read (ledger P41)")
+      ->check(CLI::Range(0, 65536));
+  sub->add_flag("--ballast-before", a->ballast_before, "allocate the ballast before the rotated copies (default: after the candidates)");
+  sub->add_flag("--ballast-touch", a->ballast_touch, "memset the ballast (default: allocated only)");
   sub->callback([a, &run] {
     run = [a] {
       if (!a->loads.empty() && !a->m_sweep.empty())
@@ -55,6 +60,9 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       o.min_copies = a->copies;
       o.device = a->device;
       o.flush = lab::parse_flush_mode(a->flush);
+      o.ballast_mb = a->ballast_mb;
+      o.ballast_before = a->ballast_before;
+      o.ballast_touch = a->ballast_touch;
       o.progress = progress_line;
       lab::BenchReport r = lab::run_bench(o);
       progress_done();

@@ -28,6 +28,13 @@ struct BenchOptions {
   int min_copies = 8;                  // >= 8; raised until copies exceed 2x L2
   int device = 0;
   FlushMode flush = FlushMode::write;  // L2 flush before each replay
+  // Diagnostics (ledger P41: does a process's allocation history move the timings, P19?): per
+  // family, one device buffer of ballast_mb MiB per rotated copy, allocated before the rotated
+  // copies (ballast_before) or after the candidates are prepared, memset when ballast_touch;
+  // never read by any timed graph. 0 = none.
+  int ballast_mb = 0;
+  bool ballast_before = false;
+  bool ballast_touch = false;
   std::function<void(const std::string&)> progress;  // one line per case (may be empty)
 };
 

@@ -17,7 +17,7 @@ std::string format(const char* fmt, auto... args) {
 }  // namespace
 
 nlohmann::json env_json(const BenchEnv& e) {
-  return {{"gpu", e.gpu},
+  nlohmann::json j = {{"gpu", e.gpu},
           {"driver", e.driver},
           {"sm_clock_mhz", e.sm_clock_mhz},
           {"mem_clock_mhz", e.mem_clock_mhz},
@@ -28,6 +28,8 @@ nlohmann::json env_json(const BenchEnv& e) {
           {"plan_sha256", e.plan_sha256},
           {"flush", e.flush},
           {"floor_fill", e.floor_fill}};
+  if (!e.ballast.empty()) j["ballast"] = e.ballast;
+  return j;
 }
 
 nlohmann::json order_json(const OrderSplit& o) {

@@ -30,6 +30,17 @@ void expect_env(const json& env) {
 }
 }  // namespace
 
+// bench --ballast (P41) is recorded in env only when used, so earlier reports keep their keys.
+TEST(LabReport, BallastIsWrittenOnlyWhenUsed) {
+  BenchEnv e = sample_env();
+  EXPECT_FALSE(env_json(e).contains("ballast"));
+  e.ballast = "8 MiB x copies, after, memset";
+  const json j = env_json(e);
+  ASSERT_TRUE(j.contains("ballast"));
+  EXPECT_EQ(j.at("ballast").get<std::string>(), e.ballast);
+  expect_env(j);
+}
+
 TEST(LabReport, BenchSchema) {
   BenchReport r;
   r.env = sample_env();
