@@ -15,7 +15,7 @@ namespace projkit::cli {
 void add_bench(CLI::App& app, std::function<int()>& run) {
   struct Args {
     std::string workload, loads, families, m_sweep, plan, method, json, flush = "write";
-    bool aa = false, ballast_before = false, ballast_touch = false;
+    bool aa = false, ballast_before = false, ballast_touch = false, cand_own_w = false;
     int pairs = 100, copies = 8, device = 0, ballast_mb = 0;
   };
   auto a = std::make_shared<Args>();
@@ -37,6 +37,8 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::Range(0, 65536));
   sub->add_flag("--ballast-before", a->ballast_before, "allocate the ballast before the rotated copies (default: after the candidates)");
   sub->add_flag("--ballast-touch", a->ballast_touch, "memset the ballast (default: allocated only)");
+  sub->add_flag("--cand-own-w", a->cand_own_w,
+                "diagnostic: prepare each candidate on its own device copy of W (ledger P41b)");
   sub->callback([a, &run] {
     run = [a] {
       if (!a->loads.empty() && !a->m_sweep.empty())
@@ -63,6 +65,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       o.ballast_mb = a->ballast_mb;
       o.ballast_before = a->ballast_before;
       o.ballast_touch = a->ballast_touch;
+      o.cand_own_w = a->cand_own_w;
       o.progress = progress_line;
       lab::BenchReport r = lab::run_bench(o);
       progress_done();

@@ -99,8 +99,9 @@ BenchReport run_bench(const BenchOptions& o) {
   rep.env = collect_env(dev);
   rep.env.flush = flush_mode_name(o.flush);
   if (o.ballast_mb < 0) throw Error(StatusCode::invalid_argument, "bench: --ballast must be >= 0 MiB");
+  if (o.cand_own_w) rep.env.ballast = "candidate on its own copy of W";
   if (o.ballast_mb > 0)
-    rep.env.ballast = std::to_string(o.ballast_mb) + " MiB x copies, " + (o.ballast_before ? "before" : "after") +
+    rep.env.ballast = (o.cand_own_w ? rep.env.ballast + "; " : std::string()) + std::to_string(o.ballast_mb) + " MiB x copies, " + (o.ballast_before ? "before" : "after") +
                       (o.ballast_touch ? ", memset" : ", untouched");
   rep.overhead_us = timer.overhead_us();
   rep.cases = plan_bench_cases(o.workload, o.loads, o.families);
@@ -126,7 +127,15 @@ BenchReport run_bench(const BenchOptions& o) {
     ProjectionOptions popts;
     popts.max_m = max_m;
     popts.device = o.device;
-    for (RotatedCopy& b : cp) b.cand = make_candidate(o, spec, b.w.get(), popts);
+    for (RotatedCopy& b : cp) {
+      const void* w = b.w.get();
+      if (o.cand_own_w) {  // P41b: the same values in a buffer of the candidate's own
+        b.w_cand = DeviceBuffer(b.w.bytes());
+        cuda_check(cudaMemcpy(b.w_cand.get(), b.w.get(), b.w.bytes(), cudaMemcpyDeviceToDevice), "cand-own-w copy");
+        w = b.w_cand.get();
+      }
+      b.cand = make_candidate(o, spec, w, popts);
+    }
     if (o.ballast_mb > 0 && !o.ballast_before) add_ballast(cp.size());
     for (std::size_t i = first; i < last; ++i) {
       BenchCase& bc = rep.cases[i];

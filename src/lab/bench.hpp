@@ -35,6 +35,10 @@ struct BenchOptions {
   int ballast_mb = 0;
   bool ballast_before = false;
   bool ballast_touch = false;
+  // Diagnostics (P41b): each candidate is prepared on its own device copy of its rotated copy's W
+  // (the same values, another buffer), so the pairs read two weight buffers as a method with a
+  // packed copy does, with an in-place method's kernel.
+  bool cand_own_w = false;
   std::function<void(const std::string&)> progress;  // one line per case (may be empty)
 };
 
@@ -59,6 +63,7 @@ BenchReport run_bench(const BenchOptions& opts);
 // slot (`cand`, set by the caller). Enough copies that their bytes exceed 2x L2.
 struct RotatedCopy {
   DeviceBuffer w, x, y_base, y_cand;
+  DeviceBuffer w_cand;  // bench --cand-own-w (P41b): the candidate's own copy of w; empty otherwise
   std::unique_ptr<Projection> base, cand;
 };
 std::vector<RotatedCopy> make_rotated_copies(const ProjectionSpec& spec, int max_m, int min_copies,

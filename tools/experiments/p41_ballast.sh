@@ -15,15 +15,28 @@
 #   a5 a0 + 64 MiB per copy after the candidates, memset
 # Predicted under H2: a1 / a2 (and a5) read the baseline and floor slower, like a4; a3 maybe not.
 # Under H3: only a4 does.
-# Usage: tools/experiments/p41_ballast.sh BIN OUT_DIR   (~1 min: 12 processes)
-# Leaves OUT_DIR/p41.txt (per process: baseline, candidate, floor, each side's order medians) and
-# OUT_DIR/p41.tar.xz (the JSONs).
+# P41b (session 40, after P41 ran twice on an H100: no ballast arm moved, a4 did; SET=p41b): is it
+# the pairs reading two weight buffers, or something of fragment_stream_zw's own (its pack kernel,
+# its kernel)? bench --cand-own-w prepares each candidate on its own device copy of W (same values):
+#   b0 kperm_splitk_zw in place (a0)      b1 kperm_splitk_zw on its own copy of W
+#   b2 fragment_stream_zw (a4)            b3 A/A (--baseline-vs-baseline): cuBLAS on one W
+#   b4 A/A with the candidate cuBLAS on its own copy of W
+# Predicted if two buffers per pair are the cause: b1 and b4 read the baseline (and floor) slower,
+# like b2; if fragment_stream_zw's own: b1 and b4 read it like b0 and b3.
+# Usage: tools/experiments/p41_ballast.sh BIN OUT_DIR [p41|p41b]   (~10 s: 12 / 10 processes)
+# Leaves OUT_DIR/SET.txt (per process: baseline, candidate, floor, each side's order medians) and
+# OUT_DIR/SET.tar.xz (the JSONs).
 set -u
-BIN=${1:?}; O=${2:?}; mkdir -p "$O"
+BIN=${1:?}; O=${2:?}; SET=${3:-p41}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 IN=kperm_splitk_zw.wr4.wk2.u8
 arm() {  # arm index -> bench arguments
   case $1 in
+    b0) echo "--method $IN" ;;
+    b1) echo "--method $IN --cand-own-w" ;;
+    b2) echo "--method fragment_stream_zw.kw16.wn4" ;;
+    b3) echo "--baseline-vs-baseline" ;;
+    b4) echo "--baseline-vs-baseline --cand-own-w" ;;
     0) echo "--method $IN" ;;
     1) echo "--method $IN --ballast 8" ;;
     2) echo "--method $IN --ballast 8 --ballast-touch" ;;
@@ -32,20 +45,22 @@ arm() {  # arm index -> bench arguments
     5) echo "--method $IN --ballast 64 --ballast-touch" ;;
   esac
 }
+if [ "$SET" = p41b ]; then ORDER="b0 b1 b2 b3 b4 b4 b3 b2 b1 b0"; else ORDER="0 1 2 3 4 5 5 4 3 2 1 0"; fi
 n=0
-for a in 0 1 2 3 4 5 5 4 3 2 1 0; do
-  n=$((n + 1))
+for a in $ORDER; do
+  n=$((n + 1)); tag=a$a; [ "$SET" = p41b ] && tag=$a
   timeout 60 "$BIN/projkit" bench --pairs 200 --families unpooler --loads 8 $(arm $a) \
-    --json "$O/p41-$(printf %02d $n)-a$a.json" >/dev/null 2>&1 || echo "arm a$a (run $n) rc=$?"
+    --json "$O/$SET-$(printf %02d $n)-$tag.json" >/dev/null 2>&1 || echo "arm $tag (run $n) rc=$?"
 done
-python3 - "$O" <<'PY' | tee "$O/p41.txt"
+python3 - "$O" "$SET" <<'PY' | tee "$O/$SET.txt"
 import glob, json, os, statistics as st, sys
 rows = {}
-print('P41, unpooler M 8, 200 pairs per process (us; order: base 1st / 2nd place)')
+SET = sys.argv[2]
+print(f'{SET.upper()}, unpooler M 8, 200 pairs per process (us; order: base 1st / 2nd place)')
 print('run arm  ballast                          method (last 24)          base    cand   floor  base 1st/2nd')
-for f in sorted(glob.glob(os.path.join(sys.argv[1], 'p41-*.json'))):
+for f in sorted(glob.glob(os.path.join(sys.argv[1], f'{SET}-*.json'))):
     d = json.load(open(f)); c = d['cases'][0]; o = c.get('order', {})
-    run, arm = os.path.basename(f)[4:-5].split('-')
+    run, arm = os.path.basename(f)[len(SET) + 1:-5].split('-')
     b = d['env'].get('ballast', '-')
     rows.setdefault(arm, []).append((c['base_us'], c['cand_us'], c['floor_us']))
     print(f"{run:>3} {arm:4s} {b:32s} {c['method'][-24:]:24s} {c['base_us']:6.2f} {c['cand_us']:7.2f} {c['floor_us']:6.2f}"
@@ -55,4 +70,4 @@ for arm in sorted(rows):
     v = rows[arm]
     print(f"{arm}: {st.mean(x[0] for x in v):.2f} / {st.mean(x[1] for x in v):.2f} / {st.mean(x[2] for x in v):.2f}")
 PY
-(cd "$O" && tar cJf p41.tar.xz p41-*.json) && rm -f "$O"/p41-*.json
+(cd "$O" && tar cJf "$SET.tar.xz" "$SET"-*.json) && rm -f "$O/$SET"-*.json
