@@ -19,16 +19,10 @@
 //     splits) while the compute warps stream, and releases them on a named barrier
 //     (kernels/splitk_zero_warp.cuh). Self-resetting flags owned by the method; cooperative
 //     launch (the whole grid is resident).
-//   xl4 / xl5 (E108, M <= 32, one token group): x reaches smem by TMA instead of cp.async: one
-//     thread issues the block's BK/64 boxes of [round8(m) tokens][64 k] (128B swizzle, one
-//     mbarrier) while every other thread starts its weight loads at once; xl5 makes the two row
-//     blocks of a K split a cluster (1, 2, 1) and each multicasts half of the boxes into both, so
-//     L2 serves x once per pair (x is M x 1 KB per block: as much as W's 64 KB per block at M 32).
 //   Graph replay and two Projections on two streams are safe in both. (A cluster-of-8 DSMEM reduction instead of the atomics was
 //   measured 2.7 us slower at M = 1: docs/experiments-router.md, exp. 6.)
 // Constraints: fp32 weights/output, bf16 x; N % (16*WN) == 0; K % BK == 0, BK = 16*KW*(8/WN);
-//   x and y 16-byte aligned (checked in run()); K % 8 == 0; xl4 / xl5: m <= 32 (one token group),
-//   BK % 64 == 0, and for xl5 an even number of row blocks.
+//   x and y 16-byte aligned (checked in run()); K % 8 == 0.
 #include <cuda_bf16.h>
 
 #include <algorithm>
@@ -39,8 +33,6 @@
 #include "kernels/router_hilo_pack.cuh"
 #include "kernels/splitk_zero_warp.cuh"
 #include "kernels/router_splitk_pdl.cuh"
-#include "kernels/tensor_map.hpp"
-#include "kernels/wgmma_tma.cuh"  // mbarrier, TMA and cluster wrappers (xl4 / xl5)
 
 namespace projkit {
 namespace {
@@ -81,13 +73,6 @@ __host__ __device__ constexpr int smem_bytes(int m) {
   const int nbuf = m > S::TT ? 2 : 1;
   return nbuf * rows * S::kXRow + rows * S::kRedPerTok;
 }
-// xl4 / xl5 (E108): [<= 1 KB alignment slack][BK/64 boxes of rows x 128 B, 128B-swizzled][partials]
-template <int KW, int WN, int QT>
-__host__ __device__ constexpr int tma_smem_bytes(int m) {
-  using S = Shape<KW, WN, QT>;
-  const int rows = smem_rows<KW, WN, QT>(m);
-  return 1024 + (S::BK / 64) * rows * 128 + rows * S::kRedPerTok;
-}
 
 // ZW: 0 = y zeroed by the PDL predecessor (router_splitk_pdl.cuh); 1 = one more warp (warp 8, no
 // loads of its own) zeroes / waits for the zeroed y block and hands off on a named barrier
@@ -100,49 +85,26 @@ __host__ __device__ constexpr int tma_smem_bytes(int m) {
 //      session 29, 200 pairs, paired ratio): kw8.wn4 +3.5 / +2.3 / +3.5 % at router M 33 / 48 / 64,
 //      kw8.wn2 -2.9..+2.4 % at M 4..32 (the plan runs it at M 32). Bulk copies per token row on an
 //      mbarrier (xl2, xl3) measured -8.7..+0.2 % and were removed (code in de9fc12).
-//   4: (E108) TMA boxes of [round8(m)][64] (128B swizzle) on one mbarrier, issued by thread 0;
-//      m <= TT (one token group); `tm_x` maps x as [m][k] with box rows round8(m).
-//   5: 4, with the two row blocks of a K split a cluster (1, 2, 1): rank r issues the boxes of
-//      k-blocks r, r + 2, ... multicast into both CTAs.
-// The body is shared by the two entry points below (x by pointer: XL 0 / 1; x by tensor map: XL 4 / 5).
 template <int KW, int WN, int QT, int ZW, int XL>
-__device__ __forceinline__ void router_hilo_stream_body(const __nv_bfloat16* __restrict__ x, const CUtensorMap* tm_x,
-                                                        const uint8_t* __restrict__ wp, float* __restrict__ y, int m,
-                                                        int n, int k, unsigned* __restrict__ flags) {
+__global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
+    router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
+                              float* __restrict__ y, int m, int n, int k, unsigned* __restrict__ flags) {
   using S = Shape<KW, WN, QT>;
-  constexpr bool kTma = XL >= 4, kPair = XL == 5;
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warp)");
-  static_assert(XL == 0 || XL == 1 || XL == 4 || XL == 5, "XL: 0 loop, 1 lean loop, 4 TMA boxes, 5 multicast pair");
-  static_assert(XL != 1 || (kThreads % (S::BK / 8) == 0 && 8 % (kThreads / (S::BK / 8)) == 0),
+  static_assert(XL == 0 || XL == 1, "XL: 0 loop, 1 lean loop");
+  static_assert(XL == 0 || (kThreads % (S::BK / 8) == 0 && 8 % (kThreads / (S::BK / 8)) == 0),
                 "XL 1: a pass covers whole token rows, and 8-row groups are whole passes");
-  static_assert(!kTma || (ZW == 1 && S::BK % 64 == 0 && (S::BK / 64) % 2 == 0),
-                "XL 4 / 5: zero warp, whole 64-k boxes, an even box count (the pair splits them)");
-  extern __shared__ __align__(16) uint8_t smem_raw[];
-  // TMA's 128B swizzle repeats every 8 rows of 128 B: the boxes start on 1 KB boundaries.
-  uint8_t* const smem =
-      kTma ? smem_raw + ((1024u - (ptx::smem_addr(smem_raw) & 1023u)) & 1023u) : smem_raw;
+  extern __shared__ __align__(16) uint8_t smem[];
   const int rows = smem_rows<KW, WN, QT>(m);
-  const int ngroups = kTma ? 1 : (m + S::TT - 1) / S::TT;
+  const int ngroups = (m + S::TT - 1) / S::TT;
   const int nbuf = ngroups > 1 ? 2 : 1;
-  constexpr int kBoxes = S::BK / 64;
-  float* red = reinterpret_cast<float*>(smem + (kTma ? kBoxes * rows * 128 : nbuf * rows * S::kXRow));  // [warps_k][rows][BN]
+  float* red = reinterpret_cast<float*>(smem + nbuf * rows * S::kXRow);  // [warps_k][rows][BN]
 
   const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-  __shared__ alignas(8) uint64_t x_full;  // XL 4 / 5: every box of x landed (one phase per call)
-  const uint32_t x_bar = ptx::smem_addr(&x_full);
-  if constexpr (kTma) {
-    if (tid == 0) {
-      wgmma_tma::mbar_init(x_bar, 1);
-      wgmma_tma::fence_mbar_init();  // released at cluster scope: the peer multicasts into it (XL 5)
-    }
-    __syncthreads();  // the barrier exists before any thread of this CTA waits on it
-    if constexpr (kPair) wgmma_tma::cluster_arrive_relaxed();  // ... and before the peer's boxes land
-  }
   if constexpr (ZW == 1) {
     if (warp == kWarps) {  // the zero warp: output block = all m tokens x rows [blockIdx.y * BN, + BN)
       zero_warp::zero_warp_run(blockIdx.x == 0, y, n, m, int(blockIdx.y) * S::BN, S::BN, flags, int(gridDim.y),
                                   int(blockIdx.y), gridDim.x - 1, lane, kThreads);
-      if constexpr (kPair) wgmma_tma::cluster_wait();  // each arrive has its wait
       return;
     }
   }
@@ -186,29 +148,7 @@ __device__ __forceinline__ void router_hilo_stream_body(const __nv_bfloat16* __r
     }
     ptx::cp_async_commit();
   };
-  // XL 4 / 5: thread 0 issues the boxes (k-block j of the block's BK columns into box j); XL 5
-  // issues them after the weight loads of warp 0 and the pair's cluster wait.
-  auto issue_x_boxes = [&]() {
-    if constexpr (kTma) {
-      const int rr = (m + 7) & ~7;
-      wgmma_tma::mbar_arrive_expect_tx(x_bar, uint32_t(kBoxes * rr * 128));
-      const uint64_t pol_x = wgmma_tma::policy_evict_last();  // re-read by the other row blocks
-      const uint32_t xs = ptx::smem_addr(smem);
-      if constexpr (kPair) {
-        const uint32_t r = wgmma_tma::cluster_ctarank();
-        for (int j = int(r); j < kBoxes; j += 2)
-          wgmma_tma::tma_load_2d_multicast(xs + uint32_t(j * rr * 128), tm_x, x_bar, k0 + j * 64, 0, uint16_t(0x3),
-                                           pol_x);
-      } else {
-        for (int j = 0; j < kBoxes; ++j)
-          wgmma_tma::tma_load_2d(xs + uint32_t(j * rr * 128), tm_x, x_bar, k0 + j * 64, 0, pol_x);
-      }
-    }
-  };
-  if constexpr (!kTma)
-    load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
-  else if constexpr (!kPair)
-    if (tid == 0) issue_x_boxes();
+  load_x(0, 0);  // tiny; issued first so it is not queued behind the weight stream
 
   // W fragments of this warp: k16 steps k0/16 + wk*KW + s (s < KW) of 16-row tile n16, all in flight.
   uint4 whi[KW], wlo[KW];
@@ -220,26 +160,18 @@ __device__ __forceinline__ void router_hilo_stream_body(const __nv_bfloat16* __r
       wlo[s] = ptx::ld_stream(base + int64_t(s) * n16_all * kFragBytes + 512);
     }
   }
-  if constexpr (kPair) {
-    wgmma_tma::cluster_wait();  // the peer's barrier exists (warps 1..7: their loads are already out)
-    if (tid == 0) issue_x_boxes();
-  }
 
   for (int grp = 0; grp < ngroups; ++grp) {
     const int buf = grp & 1;
-    if constexpr (kTma) {
-      wgmma_tma::mbar_wait(x_bar, 0);  // every box landed (the async proxy's writes visible to this thread)
+    // The other buffer was last read by group grp-1, before the barrier that precedes its
+    // reduction, so it may be refilled now.
+    if (grp + 1 < ngroups) {
+      load_x(grp + 1, buf ^ 1);
+      ptx::cp_async_wait<1>();
     } else {
-      // The other buffer was last read by group grp-1, before the barrier that precedes its
-      // reduction, so it may be refilled now.
-      if (grp + 1 < ngroups) {
-        load_x(grp + 1, buf ^ 1);
-        ptx::cp_async_wait<1>();
-      } else {
-        ptx::cp_async_wait<0>();
-      }
-      compute_sync();  // group grp's x visible to every warp
+      ptx::cp_async_wait<0>();
     }
+    compute_sync();  // group grp's x visible to every warp
     const uint8_t* xs = smem + buf * rows * S::kXRow;
     const int t0 = grp * S::TT;
     const int mt = min(S::TT, m - t0);
@@ -263,19 +195,9 @@ __device__ __forceinline__ void router_hilo_stream_body(const __nv_bfloat16* __r
       for (int q = 0; q < QT; ++q) {
         if (q < nq) {
           // B fragment (16 k x 8 tokens): token q*8+g, k = kcol..+1 and kcol+8..+9
-          uint32_t b0, b1;
-          if constexpr (kTma) {
-            // box j = k16 step / 4, 16-byte chunks c and c + 1 of row q*8+g stored at chunk ^ g
-            // (128B swizzle; the rows of a box start at multiples of 8): conflict-free over g.
-            const int ks = wk * KW + s, c = (ks & 3) * 2;
-            const uint8_t* p = xs + ((ks >> 2) * rows + q * 8 + g) * 128 + 4 * tq;
-            b0 = *reinterpret_cast<const uint32_t*>(p + ((c ^ g) << 4));
-            b1 = *reinterpret_cast<const uint32_t*>(p + (((c + 1) ^ g) << 4));
-          } else {
-            const uint8_t* p = xs + (q * 8 + g) * S::kXRow + kcol * 2;
-            b0 = *reinterpret_cast<const uint32_t*>(p);
-            b1 = *reinterpret_cast<const uint32_t*>(p + 16);
-          }
+          const uint8_t* p = xs + (q * 8 + g) * S::kXRow + kcol * 2;
+          const uint32_t b0 = *reinterpret_cast<const uint32_t*>(p);
+          const uint32_t b1 = *reinterpret_cast<const uint32_t*>(p + 16);
           ptx::mma_bf16_16816(acc[q][0], whi[s], b0, b1);
           ptx::mma_bf16_16816(acc[q][1], wlo[s], b0, b1);
         }
@@ -318,47 +240,20 @@ __device__ __forceinline__ void router_hilo_stream_body(const __nv_bfloat16* __r
   }
 }
 
-template <int KW, int WN, int QT, int ZW, int XL>
-__global__ void __launch_bounds__(kThreads + 32 * ZW, KW <= 4 ? 2 : 1)
-    router_hilo_stream_kernel(const __nv_bfloat16* __restrict__ x, const uint8_t* __restrict__ wp,
-                              float* __restrict__ y, int m, int n, int k, unsigned* __restrict__ flags) {
-  static_assert(XL == 0 || XL == 1, "x by pointer: XL 0 or 1");
-  router_hilo_stream_body<KW, WN, QT, ZW, XL>(x, nullptr, wp, y, m, n, k, flags);
-}
-
-// XL 4 / 5 (E108): x through a tensor map (encoded on the host in every run(); zero warp only).
-template <int KW, int WN, int QT, int XL>
-__global__ void __launch_bounds__(kThreads + 32, KW <= 4 ? 2 : 1)
-    router_hilo_stream_tma_kernel(const __grid_constant__ CUtensorMap tm_x, const uint8_t* __restrict__ wp,
-                                  float* __restrict__ y, int m, int n, int k, unsigned* __restrict__ flags) {
-  static_assert(XL == 4 || XL == 5, "x by tensor map: XL 4 or 5");
-  router_hilo_stream_body<KW, WN, QT, 1, XL>(nullptr, &tm_x, wp, y, m, n, k, flags);
-}
-
 using KernelFn = void (*)(const __nv_bfloat16*, const uint8_t*, float*, int, int, int, unsigned*);
-using TmaKernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, unsigned*);
 using SmemFn = int (*)(int);
 
 struct Variant {
   int kw = 0, wn = 0, zw = 0;
-  KernelFn fn = nullptr;         // x by pointer (xl0 / xl1)
-  TmaKernelFn tma_fn = nullptr;  // x by tensor map (xl4 / xl5, E108)
+  KernelFn fn = nullptr;
   SmemFn smem = nullptr;  // dynamic smem bytes for a given M
   int bk = 0, bn = 0, tt = 0;
-  bool pair = false;  // xl5: clusters (1, 2, 1) of two row blocks
-  bool valid() const { return fn != nullptr || tma_fn != nullptr; }
-  const void* entry() const { return fn ? reinterpret_cast<const void*>(fn) : reinterpret_cast<const void*>(tma_fn); }
 };
 
 template <int KW, int WN, int QT, int ZW, int XL = 0>
 Variant make_variant() {
   using S = Shape<KW, WN, QT>;
-  if constexpr (XL >= 4)
-    return {KW, WN, ZW, nullptr, router_hilo_stream_tma_kernel<KW, WN, QT, XL>, tma_smem_bytes<KW, WN, QT>, S::BK, S::BN,
-            S::TT, XL == 5};
-  else
-    return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, XL>, nullptr, smem_bytes<KW, WN, QT>, S::BK, S::BN,
-            S::TT, false};
+  return {KW, WN, ZW, router_hilo_stream_kernel<KW, WN, QT, ZW, XL>, smem_bytes<KW, WN, QT>, S::BK, S::BN, S::TT};
 }
 
 // The instantiated tiles (few, to keep compile time modest); QT is tied to the tile. Dropped
@@ -366,10 +261,6 @@ Variant make_variant() {
 // zw0 kw4.wn2 (32 x 256, two blocks per SM); kw4.wn2 is back with the zero warp (E27), and
 // kw8.wn2 with it for E73.
 Variant pick_variant(int kw, int wn, int zw, int xl = 0) {
-  if (xl == 4 || xl == 5) {  // E108: x by TMA boxes (xl5: multicast over a pair of row blocks), kw8.wn2 only
-    if (zw != 1 || kw != 8 || wn != 2) return {};
-    return xl == 4 ? make_variant<8, 2, 4, 1, 4>() : make_variant<8, 2, 4, 1, 5>();
-  }
   if (xl != 0) {  // E93: the lean x loader, on the plan's two tiles only
     if (xl != 1 || zw != 1 || kw != 8 || (wn != 2 && wn != 4)) return {};
     return wn == 2 ? make_variant<8, 2, 4, 1, 1>() : make_variant<8, 4, 8, 1, 1>();
@@ -393,18 +284,13 @@ class RouterHiloStream final : public PreparedMethod {
  public:
   RouterHiloStream(const PrepareContext& ctx, const Config& cfg)
       : spec_(ctx.spec), v_(pick_variant(cfg)), max_m_(ctx.max_m) {
-    if (!v_.valid()) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
-    if (v_.tma_fn && !(encode_ = tensor_map::encoder()))
-      throw Error(StatusCode::unsupported, "router_hilo_stream: cuTensorMapEncodeTiled entry point not available");
-    cuda_check(cudaFuncSetAttribute(v_.entry(), cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
+    if (!v_.fn) throw Error(StatusCode::invalid_argument, "router_hilo_stream: no kernel for " + cfg.name());
+    cuda_check(cudaFuncSetAttribute(v_.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, v_.smem(max_m_)),
                "router_hilo_stream: cudaFuncSetAttribute(smem)");
     if (v_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
       const int64_t ctas = (spec_.k / v_.bk) * (spec_.n / v_.bn);
-      const std::size_t smem = std::size_t(v_.smem(max_m_));
-      const std::string err =
-          v_.pair ? zero_warp::clusters_fit_one_wave(v_.tma_fn, threads(), smem, grid_of(int(spec_.n)), pair_cluster())
-          : v_.tma_fn ? zero_warp::grid_fits_one_wave(v_.tma_fn, threads(), smem, ctas, ctx.dev.sm_count)
-                      : zero_warp::grid_fits_one_wave(v_.fn, threads(), smem, ctas, ctx.dev.sm_count);
+      const std::string err = zero_warp::grid_fits_one_wave(v_.fn, threads(), std::size_t(v_.smem(max_m_)), ctas,
+                                                               ctx.dev.sm_count);
       if (!err.empty()) throw Error(StatusCode::unsupported, "router_hilo_stream: " + err);
       flags_ = DeviceBuffer(2 * std::size_t(spec_.n / v_.bn) * sizeof(unsigned));  // ready[], count[]
       cuda_check(cudaMemset(flags_.get(), 0, flags_.bytes()), "router_hilo_stream: zero the flags");
@@ -415,24 +301,7 @@ class RouterHiloStream final : public PreparedMethod {
     if (a.m < 1 || a.m > max_m_) return {StatusCode::invalid_argument, "router_hilo_stream: m outside 1..max_m"};
     if ((reinterpret_cast<uintptr_t>(a.x) | reinterpret_cast<uintptr_t>(a.y)) % 16 != 0)
       return {StatusCode::invalid_argument, "router_hilo_stream: x and y must be 16-byte aligned"};
-    const dim3 grid = grid_of(int(a.n_out));
-    if (v_.tma_fn) {  // E108: x by tensor map, one token group
-      if (a.m > v_.tt)
-        return {StatusCode::invalid_argument, "router_hilo_stream: xl4 / xl5 take m <= " + std::to_string(v_.tt)};
-      CUtensorMap x_map;
-      if (!tensor_map::encode_2d_bf16_sw128(encode_, &x_map, a.x, uint64_t(a.m), uint64_t(spec_.k),
-                                            uint32_t((a.m + 7) & ~7)))
-        return {StatusCode::invalid_argument, "router_hilo_stream: cuTensorMapEncodeTiled failed for x"};
-      if (v_.pair)
-        return zero_warp::launch_cooperative_clusters("router_hilo_stream_tma_kernel launch", pair_cluster(), grid,
-                                                      dim3(threads()), std::size_t(v_.smem(a.m)), a.stream, v_.tma_fn,
-                                                      x_map, packed_, static_cast<float*>(a.y), a.m, int(a.n_out),
-                                                      int(spec_.k), flags_.as<unsigned>());
-      return zero_warp::launch_cooperative("router_hilo_stream_tma_kernel launch", grid, dim3(threads()),
-                                           std::size_t(v_.smem(a.m)), a.stream, v_.tma_fn, x_map, packed_,
-                                           static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                           flags_.as<unsigned>());
-    }
+    const dim3 grid(unsigned(spec_.k / v_.bk), unsigned(a.n_out / v_.bn), 1);
     if (v_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_stream_kernel launch", grid, dim3(threads()),
                                               std::size_t(v_.smem(a.m)), a.stream, v_.fn,
@@ -449,8 +318,6 @@ class RouterHiloStream final : public PreparedMethod {
 
  private:
   int threads() const { return kThreads + 32 * v_.zw; }
-  dim3 grid_of(int n_out) const { return dim3(unsigned(spec_.k / v_.bk), unsigned(n_out / v_.bn), 1); }
-  static dim3 pair_cluster() { return dim3(1, 2, 1); }  // xl5: the two row blocks of a K split
 
   ProjectionSpec spec_;
   Variant v_;
@@ -458,7 +325,6 @@ class RouterHiloStream final : public PreparedMethod {
   std::shared_ptr<SharedLayouts> layouts_;  // holds packed_ (router_hilo_packed)
   const uint8_t* packed_ = nullptr;         // W's hi / lo fragments (router_hilo_pack.cuh)
   DeviceBuffer flags_;  // zw1 only: ready[N / BN], count[N / BN], zero between calls
-  tensor_map::EncodeTiledFn encode_ = nullptr;  // xl4 / xl5: x's map, encoded in every run()
 };
 
 std::vector<Config> stream_configs() {
@@ -494,23 +360,14 @@ std::vector<Config> stream_configs() {
       // / -0.9 / +0.1 / -2.9 / +2.4 % at M 4 / 8 / 16 / 24 / 32. Plan Z8 runs them at M 32 and 33..64.
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 1}}},
       Config{"router_hilo_stream", {{"kw", 8}, {"wn", 4}, {"zw", 1}, {"xl", 1}}},
-      // E108 (session 40): kw8.wn2.zw1 at M <= 32 with x by TMA: thread 0 issues the block's 8
-      // boxes of [round8(m)][64] on one mbarrier, and no thread issues x copies before its weight
-      // loads (xl4); xl5 adds a cluster of the two row blocks of a K split, each multicasting half
-      // of the boxes into both (x from L2 once per pair: 2 MB instead of 4 at M 32).
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 4}}},
-      Config{"router_hilo_stream", {{"kw", 8}, {"wn", 2}, {"zw", 1}, {"xl", 5}}},
   };
 }
 
 std::string stream_applicable(const ProjectionSpec& spec, const Config& cfg, int m_lo, int m_hi, const DeviceInfo& dev) {
   const Variant v = pick_variant(cfg);
-  if (!v.valid())
+  if (!v.fn)
     return "router_hilo_stream: unknown tile (kw8.wn1 or kw8.wn4 with zw 0 or 1, kw4.wn2 or kw8.wn2 with zw1; "
-           "xl1 with kw8.wn2.zw1 or kw8.wn4.zw1; xl4 / xl5 with kw8.wn2.zw1)";
-  if (v.tma_fn && m_hi > v.tt)
-    return "router_hilo_stream: xl4 / xl5 take m <= " + std::to_string(v.tt) + " (one token group)";
-  if (v.pair && (spec.n / v.bn) % 2 != 0) return "router_hilo_stream: xl5 needs an even number of row blocks";
+           "xl1 with kw8.wn2.zw1 or kw8.wn4.zw1)";
   if (spec.weight_dtype != DType::f32 || spec.out_dtype != DType::f32 || spec.x_dtype != DType::bf16)
     return "router_hilo_stream: needs fp32 weights, fp32 output, bf16 x";
   if (spec.n % v.bn != 0 || spec.slice_max_m > 0) return "router_hilo_stream: N % (16*wn) != 0 or sliced output";

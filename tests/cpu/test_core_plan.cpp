@@ -515,25 +515,6 @@ TEST(Methods, FragmentStreamZwLimits) {
   EXPECT_NE(method_applicability(builtin_spec("unpooler"), t, 1, 8, ampere).find("sm_90"), std::string::npos);
 }
 
-// router_hilo_stream xl4 / xl5 (E108: x by TMA boxes, xl5 multicast over a pair of row blocks) are
-// listed for the router at M 1..32, one token group: refused past it and on any other tile, by name.
-TEST(Methods, RouterHiloStreamTmaBoxesLimits) {
-  const DeviceInfo d = fake_h200();
-  const ProjectionSpec router = builtin_spec("router");
-  for (const char* c : {"router_hilo_stream.kw8.wn2.zw1.xl4", "router_hilo_stream.kw8.wn2.zw1.xl5"}) {
-    EXPECT_EQ(method_applicability(router, c, 1, 32, d), "") << c;
-    EXPECT_NE(method_applicability(router, c, 1, 33, d).find("take m <= 32"), std::string::npos) << c;
-    EXPECT_NE(method_applicability(builtin_spec("qkv"), c, 1, 8, d).find("fp32 weights"), std::string::npos) << c;
-  }
-  EXPECT_NE(method_applicability(router, "router_hilo_stream.kw8.wn4.zw1.xl5", 1, 8, d).find("not one of the configs"),
-            std::string::npos);
-  ProjectionSpec odd = router;  // 3 row blocks of 32: no pairs
-  odd.n = 96;
-  EXPECT_NE(method_applicability(odd, "router_hilo_stream.kw8.wn2.zw1.xl5", 1, 8, d).find("even number of row blocks"),
-            std::string::npos);
-  EXPECT_EQ(method_applicability(odd, "router_hilo_stream.kw8.wn2.zw1.xl4", 1, 8, d), "");
-}
-
 // gemv_stream rows4.warps8 (E51: a block's whole 32 KB of W in flight; the plan's unpooler
 // slice at M 1..2) is a compiled, listed config for every bf16 family at M 1..8, refused past
 // the 8 register accumulators and for the fp32 router, and an uncompiled pair is refused by name.

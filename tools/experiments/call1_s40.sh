@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 40, call 1: E108 (router_hilo_stream kw8.wn2.zw1 with x by TMA boxes: xl4; and multicast
+# Session 40, call 1 (ran on an H100: results/h100/session40/c1-e108; E108 refuted and removed after
+# session 40's call 7, code in cd121d9; the xl4 / xl5 configs this script names no longer exist): E108 (router_hilo_stream kw8.wn2.zw1 with x by TMA boxes: xl4; and multicast
 # over the two row blocks of a K split: xl5).
 # 1. Correctness: the router GPU suites (every router config, the two new ones at M <= 32: fp64
 #    reference, NaN / Inf, graph replay twice, two Projections on two streams), then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 40, call 2: P41 (does a process's allocation history move its timings? bench --ballast,
+# Session 40, call 2 (ran on an H100: results/h100/session40/c2-p41; E108's configs, named below,
+# were removed after session 40's call 7, code in cd121d9): P41 (does a process's allocation history move its timings? bench --ballast,
 # tools/experiments/p41_ballast.sh) and, on an H200, E108's A/B again (call 1 ran on an H100: the
 # TMA-box x loader xl4 and its multicast pair xl5 against the plan's router_hilo_stream tiles; no
 # rule: the code is measured for the record, not for a plan move).

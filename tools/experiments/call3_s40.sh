@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 40, call 3: P41b (tools/experiments/p41_ballast.sh SET p41b: the candidate on its own copy
+# Session 40's calls 4 and 7 (an H100: results/h100/session40/c4-p41b; an H200:
+# results/h200/session40/c7-p41b-p41-e108; E108's configs, named below, were removed after call 7,
+# code in cd121d9): P41b (tools/experiments/p41_ballast.sh SET p41b: the candidate on its own copy
 # of W, in-place kernel and A/A) and, on an H200, P41 itself and E108's A/B (calls 1-2 ran on H100s).
 # Usage: tools/experiments/call3_s40.sh BIN OUT_DIR   (~20 s on an H100, ~1 min on an H200)
 set -u
