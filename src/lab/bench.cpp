@@ -21,6 +21,17 @@ std::unique_ptr<Projection> make_candidate(const BenchOptions& o, const Projecti
 
 }  // namespace
 
+std::string diagnostics_label(const BenchOptions& o) {
+  if (o.ballast_mb < 0) throw Error(StatusCode::invalid_argument, "bench: --ballast must be >= 0 MiB");
+  if (o.ballast_mb == 0 && (o.ballast_before || o.ballast_touch))
+    throw Error(StatusCode::invalid_argument, "bench: --ballast-before / --ballast-touch need --ballast MiB > 0");
+  std::string s = o.cand_own_w ? "candidate on its own copy of W" : "";
+  if (o.ballast_mb > 0)
+    s += (s.empty() ? "" : "; ") + std::to_string(o.ballast_mb) + " MiB x copies, " +
+         (o.ballast_before ? "before" : "after") + (o.ballast_touch ? ", memset" : ", untouched");
+  return s;
+}
+
 std::vector<RotatedCopy> make_rotated_copies(const ProjectionSpec& spec, int max_m, int min_copies,
                                              const DeviceInfo& dev, cudaStream_t s) {
   const std::size_t x_bytes = std::size_t(max_m) * std::size_t(spec.k) * dtype_bytes(spec.x_dtype);
@@ -98,11 +109,7 @@ BenchReport run_bench(const BenchOptions& o) {
   BenchReport rep;
   rep.env = collect_env(dev);
   rep.env.flush = flush_mode_name(o.flush);
-  if (o.ballast_mb < 0) throw Error(StatusCode::invalid_argument, "bench: --ballast must be >= 0 MiB");
-  if (o.cand_own_w) rep.env.ballast = "candidate on its own copy of W";
-  if (o.ballast_mb > 0)
-    rep.env.ballast = (o.cand_own_w ? rep.env.ballast + "; " : std::string()) + std::to_string(o.ballast_mb) + " MiB x copies, " + (o.ballast_before ? "before" : "after") +
-                      (o.ballast_touch ? ", memset" : ", untouched");
+  rep.env.ballast = diagnostics_label(o);
   rep.overhead_us = timer.overhead_us();
   rep.cases = plan_bench_cases(o.workload, o.loads, o.families);
   const cudaStream_t s = timer.stream();

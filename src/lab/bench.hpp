@@ -29,9 +29,9 @@ struct BenchOptions {
   int device = 0;
   FlushMode flush = FlushMode::write;  // L2 flush before each replay
   // Diagnostics (ledger P41: does a process's allocation history move the timings, P19?): per
-  // family, one device buffer of ballast_mb MiB per rotated copy, allocated before the rotated
-  // copies (ballast_before) or after the candidates are prepared, memset when ballast_touch;
-  // never read by any timed graph. 0 = none.
+  // family, device buffers of ballast_mb MiB, never read by any timed graph: one per rotated copy
+  // after the candidates are prepared, or min_copies of them before the rotated copies
+  // (ballast_before); memset when ballast_touch. 0 = none (then the two flags are refused).
   int ballast_mb = 0;
   bool ballast_before = false;
   bool ballast_touch = false;
@@ -57,6 +57,10 @@ std::vector<BenchCase> plan_bench_cases(const Workload& w, const std::vector<int
 std::size_t call_bytes(const ProjectionSpec& spec, int m);
 
 BenchReport run_bench(const BenchOptions& opts);
+
+// What the report's env records of the diagnostics (--cand-own-w, --ballast), "" when none is on;
+// throws invalid_argument for a negative ballast or a ballast flag without a ballast size.
+std::string diagnostics_label(const BenchOptions& opts);
 
 // The rotated copies of one family, shared with `projkit tune`: each copy has its own
 // weights and activations (bench seeds), outputs, a baseline Projection and a candidate

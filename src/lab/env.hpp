@@ -19,7 +19,7 @@ struct BenchEnv {
   std::string plan_sha256;  // sha256 of the plan file ("" when there is no file)
   std::string flush = "write";  // L2 flush mode of the timing (lab/timing.hpp)
   std::string floor_fill = "zero";  // what the floor probe's buffer holds (lab/floor.hpp, FloorFill)
-  std::string ballast;  // bench --ballast (P41's extra allocations), "" when none (then not written)
+  std::string ballast;  // bench's diagnostics (--cand-own-w, --ballast; ledger P41), "" when none (then not written)
 };
 
 // Device facts for env (plan fields left empty).

@@ -1,6 +1,7 @@
 // Bench / check / floor JSON schemas: every field present with the right type.
 #include <gtest/gtest.h>
 
+#include "lab/bench.hpp"
 #include "lab/floor.hpp"
 #include "lab/report.hpp"
 
@@ -39,6 +40,26 @@ TEST(LabReport, BallastIsWrittenOnlyWhenUsed) {
   ASSERT_TRUE(j.contains("ballast"));
   EXPECT_EQ(j.at("ballast").get<std::string>(), e.ballast);
   expect_env(j);
+}
+
+// What env records of bench's diagnostics, and the flags refused without a ballast size.
+TEST(LabReport, DiagnosticsLabelNamesWhatIsOn) {
+  BenchOptions o;
+  EXPECT_EQ(diagnostics_label(o), "");
+  o.cand_own_w = true;
+  EXPECT_EQ(diagnostics_label(o), "candidate on its own copy of W");
+  o.ballast_mb = 8;
+  o.ballast_touch = true;
+  EXPECT_EQ(diagnostics_label(o), "candidate on its own copy of W; 8 MiB x copies, after, memset");
+  o.cand_own_w = false;
+  o.ballast_before = true;
+  o.ballast_touch = false;
+  EXPECT_EQ(diagnostics_label(o), "8 MiB x copies, before, untouched");
+  o.ballast_mb = 0;
+  EXPECT_THROW(diagnostics_label(o), Error);  // --ballast-before without --ballast
+  o.ballast_before = false;
+  o.ballast_mb = -1;
+  EXPECT_THROW(diagnostics_label(o), Error);
 }
 
 TEST(LabReport, BenchSchema) {
