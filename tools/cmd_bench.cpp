@@ -54,6 +54,11 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       if (!a->m_sweep.empty()) o.loads = lab::parse_m_list(a->m_sweep);
       if (!a->families.empty()) o.families = lab::parse_name_list(a->families);
       lab::plan_bench_cases(o.workload, o.loads, o.families);  // unknown family: error before any GPU work
+      o.ballast_mb = a->ballast_mb;
+      o.ballast_before = a->ballast_before;
+      o.ballast_touch = a->ballast_touch;
+      o.cand_own_w = a->cand_own_w;
+      lab::diagnostics_label(o);  // bad diagnostic flags: error before any GPU work
       const DeviceInfo dev = require_device(a->device);
       if (a->method.empty() && !a->aa) o.plan = load_plan(a->plan, dev);
       o.method = a->method;
@@ -62,10 +67,6 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       o.min_copies = a->copies;
       o.device = a->device;
       o.flush = lab::parse_flush_mode(a->flush);
-      o.ballast_mb = a->ballast_mb;
-      o.ballast_before = a->ballast_before;
-      o.ballast_touch = a->ballast_touch;
-      o.cand_own_w = a->cand_own_w;
       o.progress = progress_line;
       lab::BenchReport r = lab::run_bench(o);
       progress_done();

@@ -102,6 +102,7 @@ std::vector<BenchCase> plan_bench_cases(const Workload& w, const std::vector<int
 
 BenchReport run_bench(const BenchOptions& o) {
   if (o.pairs < 1) throw Error(StatusCode::invalid_argument, "bench: --pairs must be >= 1");
+  const std::string diagnostics = diagnostics_label(o);  // refuses bad diagnostic flags before any GPU work
   cuda_check(cudaSetDevice(o.device), "cudaSetDevice");
   const DeviceInfo dev = DeviceInfo::query(o.device);
   GraphTimer timer(dev, o.flush);
@@ -109,7 +110,7 @@ BenchReport run_bench(const BenchOptions& o) {
   BenchReport rep;
   rep.env = collect_env(dev);
   rep.env.flush = flush_mode_name(o.flush);
-  rep.env.ballast = diagnostics_label(o);
+  rep.env.ballast = diagnostics;
   rep.overhead_us = timer.overhead_us();
   rep.cases = plan_bench_cases(o.workload, o.loads, o.families);
   const cudaStream_t s = timer.stream();
