@@ -37,9 +37,8 @@
 // Constraints: fp32 W / y, bf16 x; sm_90a; N % (64 wgn) == 0; K % 64 == 0; (K / split) % 64 == 0
 //   (and an even number of k-blocks for wgn = 1); x 16-byte aligned (TMA), y 16-byte aligned
 //   (red.v4); m in 1..256 (planned for ~96..256; correct from 1); ts in 1..4; token tiles 32
-//   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256; wmc1: ts = 2 and zw = 1, and the
-//   grid's clusters of 2 co-resident (checked at prepare); wmc2 (E109): ts = 4, zw = 1, lf1.ls1,
-//   clusters of 4 co-resident.
+//   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256; wmc1: ts = 2 or 4 and zw = 1, and the
+//   grid's clusters of 2 co-resident (checked at prepare); wmc1 with ts = 4 (E109): lf1.ls1.
 #include "kernels/router_hilo_ring.cuh"
 
 
@@ -84,9 +83,10 @@ KernelFn kernel_for_zw(int tn) {
     default: return nullptr;
   }
 }
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0) {
-  if (wmc == 2) return zw == 1 && lf == 1 && ls == 1 ? kernel_for_zw<1, 2, 1, 1>(tn) : nullptr;  // E109: wmc2.lf1.ls1
-  if (ls == 1) return wmc == 1 && zw == 1 && lf == 1 ? kernel_for_zw<1, 1, 1, 1>(tn) : nullptr;  // E102: lf1.ls1
+// ts: token slices (E109: wmc1.lf1.ls1 over 4 slices is the kernel with LS = 2, log2 ts)
+KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int ts = 2) {
+  if (ls == 1 && !(wmc == 1 && zw == 1 && lf == 1)) return nullptr;
+  if (ls == 1) return ts == 4 ? kernel_for_zw<1, 1, 1, 2>(tn) : ts == 2 ? kernel_for_zw<1, 1, 1, 1>(tn) : nullptr;  // E102, E109
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
       case 1: return kernel_for_zw<1, 1, 1>(tn);
@@ -96,8 +96,8 @@ KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0) {
   if (wmc == 1 || lf != 0 || ls != 0) return nullptr;
   return zw == 1 ? kernel_for_zw<1>(tn) : zw == 0 ? kernel_for_zw<0>(tn) : nullptr;
 }
-// E83 (wmc1): the two token slices of a (K split, row tile) form a cluster along z; E109 (wmc2): the four.
-constexpr int wmc_cluster_size(int wmc) { return wmc == 2 ? 4 : 2; }
+// E83 (wmc1): pairs of token slices of a (K split, row tile) form a cluster along z.
+constexpr unsigned kWmcCluster = 2;
 
 struct Tiling {
   int split = 0;  // K ranges (grid.x): fp32 partials per output
@@ -105,7 +105,7 @@ struct Tiling {
   int ts = 1;     // token slices (grid.z)
   int zw = 0;     // 1: y zeroed inside by a zero warp (splitk_zero_warp.cuh), 0: by the PDL zero kernel
   int early = 0;  // 1 = the first ring fill issued by thread 0 right after the mbarrier init (E48)
-  int wmc = 0;    // 1 = W multicast over the 2 token slices (clusters of 2 along z; E83); 2 = over 4 (E109)
+  int wmc = 0;    // 1 = W multicast over pairs of token slices (clusters of 2 along z; E83; ts 4: E109)
   int lf = 0;     // wmc1: the first lf k-blocks of the fill loaded locally, before the peer is waited for (E101)
   int ls = 0;     // lf1: the lean start of the local k-blocks (their barriers first, then the rest; E102)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
@@ -138,14 +138,14 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.ts < 1 || t.ts > 4) return "router_hilo_ring: ts (token slices) must be 1..4";
   if (t.zw != 0 && t.zw != 1) return "router_hilo_ring: zw must be 0 (PDL zero kernel) or 1 (zero warps)";
   if (t.early != 0 && t.early != 1) return "router_hilo_ring: early must be 0 or 1";
-  if (t.wmc < 0 || t.wmc > 2) return "router_hilo_ring: wmc must be 0, 1 or 2";
-  if (t.wmc == 1 && (t.ts != wmc_cluster_size(1) || t.zw != 1))
-    return "router_hilo_ring: wmc1 (W multicast over the token slices) needs ts = 2 and zw = 1";
-  if (t.wmc == 2 && (t.ts != wmc_cluster_size(2) || t.zw != 1 || t.lf != 1 || t.ls != 1))
-    return "router_hilo_ring: wmc2 (W multicast over four token slices) needs ts = 4, zw = 1, lf1 and ls1";
+  if (t.wmc != 0 && t.wmc != 1) return "router_hilo_ring: wmc must be 0 or 1";
+  if (t.wmc == 1 && ((t.ts != 2 && t.ts != 4) || t.zw != 1))
+    return "router_hilo_ring: wmc1 (W multicast over the token slices) needs ts = 2 or 4 and zw = 1";
+  if (t.wmc == 1 && t.ts == 4 && (t.lf != 1 || t.ls != 1))
+    return "router_hilo_ring: wmc1 over four token slices (E109) needs lf1 and ls1";
   if (t.lf < 0 || t.lf > 2) return "router_hilo_ring: lf must be 0, 1 or 2 (local first k-blocks, E101)";
-  if (t.lf != 0 && (t.wmc == 0 || t.early != 1))
-    return "router_hilo_ring: lf (local first k-blocks) needs wmc1 or wmc2, and early1";
+  if (t.lf != 0 && (t.wmc != 1 || t.early != 1))
+    return "router_hilo_ring: lf (local first k-blocks) needs wmc1 and early1";
   if (t.ls != 0 && (t.ls != 1 || t.lf != 1)) return "router_hilo_ring: ls must be 0, or 1 with lf1 (E102)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
@@ -166,7 +166,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -218,9 +218,9 @@ class RouterHiloRing final : public PreparedMethod {
     grid_ = grid;
 #endif
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (t_.wmc)  // E83 / E109: clusters of the two / four token slices, W multicast; zero warps as zw1
+    if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts), x_map,
                                                     packed_, static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -249,7 +249,7 @@ class RouterHiloRing final : public PreparedMethod {
   int threads() const { return kThreads + 32 * t_.zw; }
   // split K ranges x N/(64 wgn) row tiles x ts token slices
   dim3 grid_of(int n_out) const { return dim3(unsigned(t_.split), unsigned(n_out / (kRows * t_.wgn)), unsigned(t_.ts)); }
-  dim3 wmc_cluster() const { return dim3(1, 1, unsigned(wmc_cluster_size(t_.wmc))); }
+  static dim3 wmc_cluster() { return dim3(1, 1, kWmcCluster); }
 
 #ifdef PROJKIT_WGMMA_STAMPS
   // Dev phase probe (P8, ledger session 13): the last launch's per-CTA stamps (router_hilo_ring.cuh),
@@ -348,12 +348,14 @@ std::vector<Config> ring_configs() {
       // E109 (session 41): half the partials at the end. P37: the ring's adds are a write drain,
       // ~1.9 / 2.5 us for 2 / 4 MB at M 128 / 256, ~0.5 / 0.75 us less when half the K splits add.
       // 8 K splits x 4 row tiles x 4 token slices (128 CTAs; 64 rows x 1024 K x ceil(M/4) tokens),
-      // the four slices of a (K split, row tile) a cluster of 4 sharing W by multicast (each CTA
-      // loads a quarter of every tile), so W and x cross L2 -> SM as often as in lf1.ls1 above;
-      // 16 k-blocks per CTA in a 10-stage (M <= 128) or 8-stage ring, refilled once all four CTAs
-      // released a stage. Predicted: -0.2..-0.5 us at M 128, -0.3..-0.7 at M 256.
+      // slices 0 / 1 and 2 / 3 sharing W as the pairs above: W crosses L2 -> SM twice (16 MB) where
+      // lf1.ls1 crosses once; 16 k-blocks per CTA in a 10-stage (M <= 128) or 8-stage ring, a stage
+      // refilled once both CTAs of the pair released it. (A cluster of the four slices sharing W
+      // once, E109's first form, does not fit: 30 of the 32 clusters of 4 are co-resident on the
+      // H200.) Predicted: -0..-0.4 us at M 192 / 256 (2 MB fewer adds for 8 MB more L2 -> SM: round
+      // 3's split8.ts4 without multicast tied split16.ts2 at M 256 with 16 MB more), a loss at M <= 128.
       Config{"router_hilo_ring",
-             {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 2}, {"lf", 1}, {"ls", 1}}},
+             {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
   };
 }
 

@@ -106,17 +106,13 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // after its CTA's first stage landed, and wait for all of them (zero_warp_share_run, as
 // wgmma_tma red5; cooperative launch; flags = zeroed[blocks], passed[blocks]). Split 0 zeroing
 // the whole block at kernel start, the first version, was 0.27-0.48 us slower (ledger E43).
-// WMC: 0 = each CTA loads its own W tiles; 1 (E83, config key wmc1; ts = 2, zw = 1) = the two token
-// slices of a (K split, row tile) are a cluster of 2 along z and share W: CTA rank r loads image r
+// WMC: 0 = each CTA loads its own W tiles; 1 (E83, config key wmc1; ts = 2 or 4, zw = 1) = pairs of token
+// slices of a (K split, row tile) (z = 0 / 1 and, with ts 4 (E109), 2 / 3) are a cluster of 2 along z and share W: CTA rank r loads image r
 // (hi for r = 0, lo for r = 1) of every W tile and multicasts it into both CTAs, so L2 sends each
 // W byte to the SMs once instead of twice. A ring stage is then refilled only after the consumers
 // of both CTAs released it (empty count x 2, remote arrivals, only for stages that are refilled).
 // An empty slice (m < 2) still streams and multicasts its half of W (its x stage is left unloaded:
 // its accumulators are never stored), adds nothing.
-// WMC = 2 (E109, config key wmc2; ts = 4, zw = 1): the same over the four token slices, a cluster of
-// 4 along z: rank r loads rows 32 (r >> 1) .. +31 of image r & 1 (4 KB) of every W tile and
-// multicasts it into all four; a refilled stage waits for the consumers of all four (empty count
-// x 4; consumer lanes 1..3 arrive at the peers rank ^ 1, ^ 2, ^ 3).
 // LF: 0, or (E101, config key lf; WMC = 1 and early = 1) the first min(LF, stages) k-blocks of the
 // first fill are loaded by each CTA for itself (both images of each W tile, no multicast) before
 // it waits for its peer: the cluster barrier is split (arrive once this CTA's mbarriers exist,
@@ -124,7 +120,8 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // LS: 0, or (E102, config key ls1; LF >= 1) a lean start for those local k-blocks: thread 0 arms
 // only their full barriers, fences, and issues them (no tensor-map prefetch, the two L2 policies
 // formed once), then arms the other barriers and fences again before its cluster arrive; the
-// slice size is (m + 1) / 2 (wmc1 has ts = 2; wmc2: (m + 3) / 4) instead of a division by gridDim.z.
+// slice size is (m + 2^LS - 1) >> LS (the host passes LS = log2 ts: 1 for wmc1's two slices, 2
+// for its four, E109) instead of a division by gridDim.z.
 template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
@@ -136,10 +133,10 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
-  static_assert(WMC == 0 || ((WMC == 1 || WMC == 2) && ZW == 1),
-                "WMC: 0, 1 or 2 (W multicast over the 2 or 4 token slices; zero warps)");
-  static_assert(LF >= 0 && (LF == 0 || WMC >= 1), "LF: local first k-blocks of the multicast ring only");
-  static_assert(LS == 0 || (LS == 1 && LF >= 1), "LS: the lean start of LF's local first k-blocks");
+  static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
+  static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
+  static_assert(LS == 0 || ((LS == 1 || LS == 2) && LF >= 1),
+                "LS: the lean start of LF's local first k-blocks, 2 or 4 token slices");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -167,9 +164,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   auto mark = [](int) {};
   auto stamp = [](int) {};
 #endif
-  constexpr unsigned kPeers = WMC == 2 ? 4u : WMC == 1 ? 2u : 1u;  // CTAs that share each W tile
-  const int mt = LS ? (WMC == 2 ? (m + 3) >> 2 : (m + 1) >> 1)       // LS: wmc1's two / wmc2's four slices
-                    : (m + int(gridDim.z) - 1) / int(gridDim.z);
+  const int mt = LS ? (m + (1 << LS) - 1) >> LS : (m + int(gridDim.z) - 1) / int(gridDim.z);  // LS: ts = 2^LS
   const int t0 = int(blockIdx.z) * mt;
   if (WMC == 0 && t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics (WMC: loads, no atomics)
   const int m_loc = WMC ? max(0, min(mt, m - t0)) : min(mt, m - t0);
@@ -204,11 +199,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
         ptx::bulk_load_multicast(stage_w(s, g) + crank * uint32_t(kImageBytes),
                                  wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes + crank * kImageBytes,
                                  uint32_t(kImageBytes), full_bar(s), uint16_t(0x3), pol_w);
-      else if constexpr (WMC == 2 && decltype(multicast)::value) {  // quarter crank of the tile into all four CTAs
-        const uint32_t off = (crank & 1u) * uint32_t(kImageBytes) + (crank >> 1) * uint32_t(kImageBytes / 2);
-        ptx::bulk_load_multicast(stage_w(s, g) + off, wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes + off,
-                                 uint32_t(kImageBytes / 2), full_bar(s), uint16_t(0xF), pol_w);
-      } else
+      else
         ptx::bulk_load(stage_w(s, g), wp + (int64_t(rt0 + g) * kb_all + kb0 + j) * kTileBytes, uint32_t(kTileBytes),
                        full_bar(s), pol_w);
     }
@@ -246,16 +237,16 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     }
     for (int s = 0; s < stages; ++s) {
       if (s >= n_lean) mbar_init(full_bar(s), 1);                       // the producer's arrive.expect_tx
-      mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * kPeers);  // one arrive per consuming warp (of every sharing CTA)
+      mbar_init(empty_bar(s), (wgn == 2 ? 8u : 4u) * (WMC ? 2u : 1u));  // one arrive per consuming warp (of both CTAs)
     }
     fence_mbar_init();  // (LS: released at cluster scope before this thread's cluster arrive)
     if constexpr (LS == 0) mark(11);
     if constexpr (WMC == 0) first_fill();
   }
-  if constexpr (WMC >= 1 && LF == 0) {
+  if constexpr (WMC == 1 && LF == 0) {
     cluster_sync();  // the peer's barriers exist before any multicast into it or remote arrive
     if (threadIdx.x == 0) first_fill();
-  } else if constexpr (WMC >= 1) {
+  } else if constexpr (WMC == 1) {
     __syncwarp();
     cluster_arrive_relaxed();  // this CTA's barriers exist (fence_mbar_init released them at cluster scope)
     if constexpr (LS == 0)
@@ -327,9 +318,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     if constexpr (WMC == 1)  // and in the peer, whose producer multicasts into ours too, if it refills it
       if (prev_s >= 0 && lane == 1 && j - jstep + stages < nkb)
         mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), crank ^ 1u));
-    if constexpr (WMC == 2)  // and in the three peers (lane l -> rank crank ^ l), if they refill it
-      if (prev_s >= 0 && lane >= 1 && lane <= 3 && j - jstep + stages < nkb)
-        mbar_arrive_cluster(mapa_shared(empty_bar(prev_s), crank ^ uint32_t(lane)));
     prev_s = s;
   }
   wgmma_wait<0>();

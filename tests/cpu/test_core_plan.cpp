@@ -595,10 +595,10 @@ TEST(Methods, RouterRingLocalFirstBlocks) {
   const KernelFamily* ring = find_kernel_family("router_hilo_ring");
   ASSERT_NE(ring, nullptr);
   EXPECT_NE(ring->applicable(r, Config::parse("router_hilo_ring.split16.wgn1.ts2.zw1.early1.lf1"), 65, 256, d)
-                .find("needs wmc1 or wmc2, and early1"),
+                .find("needs wmc1 and early1"),
             std::string::npos);
   EXPECT_NE(ring->applicable(r, Config::parse("router_hilo_ring.split16.wgn1.ts2.zw1.wmc1.lf1"), 65, 256, d)
-                .find("needs wmc1 or wmc2, and early1"),
+                .find("needs wmc1 and early1"),
             std::string::npos);
   EXPECT_NE(ring->applicable(r, Config::parse("router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf3"), 65, 256, d)
                 .find("lf must be 0, 1 or 2"),
@@ -681,31 +681,19 @@ TEST(Methods, RouterRingWMulticastConfig) {
   const KernelFamily* fam = find_kernel_family("router_hilo_ring");
   ASSERT_NE(fam, nullptr);
   const ProjectionSpec& router = builtin_spec("router");
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts4.zw1.wmc1", "router_hilo_ring.split16.wgn1.ts2.wmc1",
+  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts3.zw1.wmc1", "router_hilo_ring.split16.wgn1.ts2.wmc1",
                           "router_hilo_ring.split16.wgn1.ts1.zw1.wmc1"})
     EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find("wmc1 (W multicast over the token "
-                                                                           "slices) needs ts = 2 and zw = 1"),
+                                                                           "slices) needs ts = 2 or 4 and zw = 1"),
               std::string::npos)
         << bad;
-  EXPECT_NE(fam->applicable(router, Config::parse("router_hilo_ring.split16.wgn1.ts2.zw1.wmc3"), 65, 256, d)
-                .find("wmc must be 0, 1 or 2"),
+  // E109: wmc1 over four token slices (two pairs) is the lean-start kernel only, listed at split 8
+  EXPECT_EQ(method_applicability(router, "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1.ls1", 1, 256, d), "");
+  for (const char* bad : {"router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1", "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1"})
+    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find("wmc1 over four token slices (E109) needs lf1 and ls1"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(fam->applicable(router, Config::parse("router_hilo_ring.split16.wgn1.ts2.zw1.wmc2"), 65, 256, d)
+                .find("wmc must be 0 or 1"),
             std::string::npos);
-}
-
-// E109: wmc2 shares W over four token slices (clusters of 4); it needs ts 4, zw1 and lf1.ls1, and
-// its listed config applies over the router's whole M range.
-TEST(Methods, RouterRingFourSliceMulticastConfig) {
-  const DeviceInfo d = fake_h200();
-  const ProjectionSpec& router = builtin_spec("router");
-  EXPECT_EQ(method_applicability(router, "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc2.lf1.ls1", 1, 256, d), "");
-  const KernelFamily* fam = find_kernel_family("router_hilo_ring");
-  ASSERT_NE(fam, nullptr);
-  for (const char* bad : {"router_hilo_ring.split8.wgn1.ts2.zw1.early1.wmc2.lf1.ls1",
-                          "router_hilo_ring.split8.wgn1.ts4.early1.wmc2.lf1.ls1",
-                          "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc2",
-                          "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc2.lf1"})
-    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d)
-                  .find("wmc2 (W multicast over four token slices) needs ts = 4, zw = 1, lf1 and ls1"),
-              std::string::npos)
-        << bad;
 }
