@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   if (threadIdx.x == 0) {
     // LS (E102): the local k-blocks' full barriers first, one fence, their loads; then the rest.
     const int n_lean = LS ? n_local : 0;
-    if constexpr (LS == 1) {
+    if constexpr (LS >= 1) {  // (LS = log2 ts: 1 or 2)
       for (int s = 0; s < n_lean; ++s) mbar_init(full_bar(s), 1);
       fence_mbar_init();
       mark(11);
