@@ -5,11 +5,12 @@
 # 1. Correctness: the router GPU suites (every router config: fp64 reference, NaN / Inf, graph
 #    replay twice, two Projections on two streams), then `projkit check --method` over M 1..256.
 # 2. If it passed: the same-binary A/B (200 pairs, A B B A per case) against the plan's ring config
-#    at router M 72 / 128 / 160 / 192 / 224 / 256.
-# 3. The whole GPU suite with memcheck on this binary (tools/device_results.sh "tests").
+#    at router M 72 / 128 / 192 / 256.
+# 3. The whole GPU suite on this binary, then the router suites under memcheck (call 1 ran the
+#    whole suite under memcheck on the binary before E109's pairs: 0 errors).
 # Rule (fixed before the call): the plan moves only where E109 gains >= 1 % in paired ratio and in
 # time at every measured M of a range; otherwise it is removed.
-# Usage: tools/experiments/call2_s41.sh BIN OUT_DIR   (~6 min)
+# Usage: tools/experiments/call2_s41.sh BIN OUT_DIR   (~4 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -20,10 +21,15 @@ tools/experiments/check_candidates.sh "$BIN" "$O/ab" 'Router/RouterFamily.*:Rout
   | tee "$O/ab/correctness.txt"
 hung=0; grep -q "rc=124" "$O/ab/correctness.txt" && hung=1
 if [ "$(cat "$O/ab/check-$E.txt")" = "check: PASS" ]; then
-  CASES=""; for m in 72 128 160 192 224 256; do CASES="$CASES router:$m:$P,$E"; done
+  CASES=""; for m in 72 128 192 256; do CASES="$CASES router:$m:$P,$E"; done
   CASES=$CASES PAIRS=200 TAG=e109 timeout 300 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 fi
-[ $hung = 0 ] && timeout 240 tools/device_results.sh "$BIN" "$O/final" "tests" >"$O/final-stdout.txt" 2>&1
+if [ $hung = 0 ]; then
+  timeout 120 "$BIN/projkit_gpu_tests" >"$O/final-stdout.txt" 2>&1
+  PROJKIT_MEMCHECK_FILTER='Router/RouterFamily.*:RouterLayouts.*' timeout 150 tests/run_memcheck.sh \
+    "$BIN/projkit_gpu_tests" >"$O/memcheck-router.txt" 2>&1
+  tail -2 "$O/memcheck-router.txt" >>"$O/final-stdout.txt"
+fi
 echo "== E109 (us, paired ratio against the plan's ring config)"
 cat "$O/ab/summary-e109.txt" 2>/dev/null || echo "no A/B (check failed?)"
 echo "== GPU suite"; grep -E "PASSED|FAILED|ERROR SUMMARY" "$O/final-stdout.txt" | head
