@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 41, call 1: E109 (router_hilo_ring wmc2: 8 K splits x 4 token slices, W multicast over a
+# Session 41, call 1 (ran on an H200: results/h200/session41/c1-e109-quad-final; wmc2 was refused at
+# prepare there, 30 of its 32 clusters of 4 co-resident, and removed; the config this script names no
+# longer exists): E109 (router_hilo_ring wmc2: 8 K splits x 4 token slices, W multicast over a
 # cluster of 4) and the GPU suite owed by session 40 on this binary.
 # 1. Correctness of E109: the router GPU suites (every router config, wmc2 among them: fp64
 #    reference, NaN / Inf, graph replay twice, two Projections on two streams), then
