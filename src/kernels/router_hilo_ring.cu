@@ -218,7 +218,7 @@ class RouterHiloRing final : public PreparedMethod {
     grid_ = grid;
 #endif
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
-    if (t_.wmc)  // E83: clusters of the two token slices, W multicast; zero warps as zw1
+    if (t_.wmc)  // E83 / E109: clusters of pairs of token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
                                                     dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts), x_map,
                                                     packed_, static_cast<float*>(a.y), a.m,

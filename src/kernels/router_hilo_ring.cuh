@@ -106,10 +106,10 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // after its CTA's first stage landed, and wait for all of them (zero_warp_share_run, as
 // wgmma_tma red5; cooperative launch; flags = zeroed[blocks], passed[blocks]). Split 0 zeroing
 // the whole block at kernel start, the first version, was 0.27-0.48 us slower (ledger E43).
-// WMC: 0 = each CTA loads its own W tiles; 1 (E83, config key wmc1; ts = 2 or 4, zw = 1) = pairs of token
-// slices of a (K split, row tile) (z = 0 / 1 and, with ts 4 (E109), 2 / 3) are a cluster of 2 along z and share W: CTA rank r loads image r
-// (hi for r = 0, lo for r = 1) of every W tile and multicasts it into both CTAs, so L2 sends each
-// W byte to the SMs once instead of twice. A ring stage is then refilled only after the consumers
+// WMC: 0 = each CTA loads its own W tiles; 1 (E83, config key wmc1; ts = 2 or 4, zw = 1) = pairs of
+// token slices of a (K split, row tile) (z = 0 / 1 and, with ts 4 (E109), 2 / 3) are a cluster of 2
+// along z and share W: CTA rank r loads image r (hi for r = 0, lo for r = 1) of every W tile and
+// multicasts it into both CTAs, so L2 sends each W byte to the pair once instead of twice. A ring stage is then refilled only after the consumers
 // of both CTAs released it (empty count x 2, remote arrivals, only for stages that are refilled).
 // An empty slice (m < 2) still streams and multicasts its half of W (its x stage is left unloaded:
 // its accumulators are never stored), adds nothing.
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
-  static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over the 2 token slices; zero warps)");
+  static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over pairs of token slices; zero warps)");
   static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
   static_assert(LS == 0 || ((LS == 1 || LS == 2) && LF >= 1),
                 "LS: the lean start of LF's local first k-blocks, 2 or 4 token slices");
