@@ -85,8 +85,10 @@ KernelFn kernel_for_zw(int tn) {
 }
 // ts: token slices (E109: wmc1.lf1.ls1 over 4 slices is the kernel with LS = 2, log2 ts)
 KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int ts = 2) {
-  if (ls == 1 && !(wmc == 1 && zw == 1 && lf == 1)) return nullptr;
-  if (ls == 1) return ts == 4 ? kernel_for_zw<1, 1, 1, 2>(tn) : ts == 2 ? kernel_for_zw<1, 1, 1, 1>(tn) : nullptr;  // E102, E109
+  if (ls == 1) {  // E102: lf1.ls1 (the kernel's LS = log2 ts; E109: ts 4)
+    if (wmc != 1 || zw != 1 || lf != 1) return nullptr;
+    return ts == 2 ? kernel_for_zw<1, 1, 1, 1>(tn) : ts == 4 ? kernel_for_zw<1, 1, 1, 2>(tn) : nullptr;
+  }
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
       case 1: return kernel_for_zw<1, 1, 1>(tn);
