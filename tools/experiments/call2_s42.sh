@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 42, the next call, on whichever card comes.
 # H200: E109 (router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1.ls1) against plan Z12b's ring
-#   config by call1_s42.sh at router M 65 80 90 100 104 128 160 192 200 224 256 (one or more M in each
+#   config by call1_s42.sh at router M 65 80 90 100 104 128 160 192 200 208 224 240 256 (one or more M in each
 #   of the plan's ring ranges), then the rule (fixed before the call; same as on the H100): a range
 #   moves to E109 only where E109 gains >= 1 % in paired ratio and in time at every measured M of it.
 #   The plan so made is written to OUT/h200.json; if it differs from plans/h200.json, the default
@@ -17,7 +17,7 @@ if [[ $name != *H200* ]]; then
   BENCH_PAIRS=200 tools/device_results.sh "$BIN" "$O/res" "bench check" 2>&1 | tail -6
   echo "done on $name ($SECONDS s)"; exit 0
 fi
-MS="65 80 90 100 104 128 160 192 200 224 256" tools/experiments/call1_s42.sh "$BIN" "$O" >/dev/null 2>&1
+MS="65 80 90 100 104 128 160 192 200 208 224 240 256" tools/experiments/call1_s42.sh "$BIN" "$O" >/dev/null 2>&1
 python3 - "$O/summary.txt" plans/h200.json "$O/h200.json" <<'PY' | tee "$O/rule.txt"
 import json, re, sys
 summ, src, dst = sys.argv[1:]
