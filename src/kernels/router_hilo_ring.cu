@@ -357,7 +357,7 @@ std::vector<Config> ring_configs() {
       // H200.) Predicted: -0..-0.4 us at M 192 / 256 (2 MB fewer adds for 8 MB more L2 -> SM: round
       // 3's split8.ts4 without multicast tied split16.ts2 at M 256 with 16 MB more), a loss at M <= 128.
       // Measured (session 42, H100 80GB HBM3, 200 pairs, same binary, against lf1.ls1 above): M 256
-      // -0.53 / -0.54 us (+6.0 / +6.7 %), M 224 +1.4 %, M 65..192 -2.7..+1.7 %; the H100 plan's
+      // -0.53 / -0.54 us (+6.0 / +6.7 %), M 200..248 +1.4..+5.0 %, M 65..192 -2.7..+1.7 %; the H100 plan's
       // config at router M 193..256 (ledger E109).
       Config{"router_hilo_ring",
              {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
