@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 42, call 2 (H200 wanted): E109 (router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1.ls1)
+# Session 42, calls 2 and 4 (written for an H200; both ran on an H100): E109 (router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1.ls1)
 # against the plan's ring config over the ring's whole M range. Call 1 (an H100, call2_s41.sh) passed
 # the router suites, check M 1..256, the GPU suite and router memcheck with E109, and read +0.9 /
 # +1.7 / +0.9 / +6.0 % at M 72 / 128 / 192 / 256.
