@@ -358,7 +358,9 @@ std::vector<Config> ring_configs() {
       // 3's split8.ts4 without multicast tied split16.ts2 at M 256 with 16 MB more), a loss at M <= 128.
       // Measured (session 42, H100 80GB HBM3, 200 pairs, same binary, against lf1.ls1 above): M 256
       // -0.53 / -0.54 us (+6.0 / +6.7 %), M 200..248 +1.4..+5.0 %, M 65..192 -2.7..+1.7 %; the H100 plan's
-      // config at router M 193..256 (ledger E109).
+      // config at router M 193..256 (ledger E109). On the H200 (session 43, the same A/B) it loses at
+      // every measured M: -5.2..-7.9 % at M 200..256 (M 256 8.50 -> 8.99 us), -8.9..-15.8 % at M 65..192,
+      // so plan Z12b keeps split16 (ledger, session 43).
       Config{"router_hilo_ring",
              {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
   };
