@@ -12,12 +12,14 @@
 # Rule (fixed before the call): a plan ring range moves to sk2 or sk4 only where the variant gains
 #   >= 1 % in paired ratio and in time at every measured M of the range, and the range has >= 2
 #   measured M; where both pass, the one with the larger smallest gain. A moved plan is written to
-#   OUT/h200.json and judged by the default bench (200 pairs) and check M 1..256 on it.
+#   OUT/h200.json (on an H100 80GB HBM3: its own plan, OUT/h100-80gb-hbm3.json) and judged by the default bench (200 pairs) and check M 1..256 on it.
 # Usage: tools/experiments/call1_s44.sh BIN OUT_DIR [STAMPS_BIN]   (~3-5 min)
 set -u
 BIN=${1:?}; O=${2:?}; SBIN=${3:-}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$O/device.txt"
+# the card's plan (an H100 80GB HBM3 gets its own; the rule then leaves its E109 ranges alone)
+if grep -q H200 "$O/device.txt"; then PLAN=h200.json; else PLAN=h100-80gb-hbm3.json; fi
 P=router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1
 timeout 240 "$BIN/projkit_gpu_tests" --gtest_filter='Router/*' >"$O/gpu-tests-router.txt" 2>&1
 echo "router GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-router.txt" | tr '\n' ' ')" | tee "$O/summary.txt"
@@ -29,7 +31,7 @@ MS=${MS:-"65 72 78 80 81 90 98 99 100 101 105 128 160 192 200 224 256"}
 CASES=""; for m in $MS; do CASES="$CASES router:$m:$P,$P.sk2,$P.sk4"; done
 CASES=$CASES PAIRS=200 TAG=e110 timeout 420 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 cat "$O/ab/summary-e110.txt" >>"$O/summary.txt"; rm -f "$O/ab/summary-e110.txt"
-python3 - "$O/summary.txt" plans/h200.json "$O/h200.json" <<'PY' | tee "$O/rule.txt"
+python3 - "$O/summary.txt" "plans/$PLAN" "$O/$PLAN" <<'PY' | tee "$O/rule.txt"
 import json, re, sys
 summ, src, dst = sys.argv[1:]
 rows = {}
@@ -75,7 +77,7 @@ for f in sorted(glob.glob(sys.argv[1] + '/stamps-*.csv')):
 PY
 fi
 if ! grep -q "^0 ranges moved" "$O/rule.txt"; then
-  PROJKIT_PLAN="$O/h200.json" BENCH_PAIRS=200 tools/device_results.sh "$BIN" "$O/res" "bench check" 2>&1 | tail -6
+  PROJKIT_PLAN="$O/$PLAN" BENCH_PAIRS=200 tools/device_results.sh "$BIN" "$O/res" "bench check" 2>&1 | tail -6
 fi
 PROJKIT_MEMCHECK_FILTER='Router/RouterFamily.*/router_hilo_ring' timeout 150 tests/run_memcheck.sh "$BIN/projkit_gpu_tests" >"$O/memcheck-ring.txt" 2>&1
 echo "ring memcheck rc=$? | $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$O/memcheck-ring.txt" | tr '\n' ' ')" | tee -a "$O/summary.txt"
