@@ -27,7 +27,7 @@ for v in sk2 sk4; do
   timeout 120 "$BIN/projkit" check --method "$P.$v" --families router --m 1..256 >"$O/check-$v.txt" 2>&1
   echo "check $v rc=$? | $(tail -1 "$O/check-$v.txt")" | tee -a "$O/summary.txt"
 done
-MS=${MS:-"65 72 78 80 81 90 98 99 100 101 105 128 160 192 200 224 256"}
+MS=${MS:-"65 72 90 98 99 100 101 105 128 160 192 224 256"}
 CASES=""; for m in $MS; do CASES="$CASES router:$m:$P,$P.sk2,$P.sk4"; done
 CASES=$CASES PAIRS=200 TAG=e110 timeout 420 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 cat "$O/ab/summary-e110.txt" >>"$O/summary.txt"; rm -f "$O/ab/summary-e110.txt"
