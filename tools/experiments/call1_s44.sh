@@ -79,7 +79,7 @@ fi
 if ! grep -q "^0 ranges moved" "$O/rule.txt"; then
   PROJKIT_PLAN="$O/$PLAN" BENCH_PAIRS=200 tools/device_results.sh "$BIN" "$O/res" "bench check" 2>&1 | tail -6
 fi
-PROJKIT_MEMCHECK_FILTER='Router/RouterFamily.*/router_hilo_ring' timeout 150 tests/run_memcheck.sh "$BIN/projkit_gpu_tests" >"$O/memcheck-ring.txt" 2>&1
+PROJKIT_MEMCHECK_FILTER='Router/RouterFamily.*/router_hilo_ring' timeout 100 tests/run_memcheck.sh "$BIN/projkit_gpu_tests" >"$O/memcheck-ring.txt" 2>&1
 echo "ring memcheck rc=$? | $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$O/memcheck-ring.txt" | tr '\n' ' ')" | tee -a "$O/summary.txt"
 echo "== E110 A/B"; grep -v "^check\|^router GPU" "$O/summary.txt"; echo "== rule"; cat "$O/rule.txt"
 head -3 "$O/summary.txt"
