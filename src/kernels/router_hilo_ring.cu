@@ -380,7 +380,8 @@ std::vector<Config> ring_configs() {
       // 8 - sk / 8 + sk k-blocks: the short half ends early and its adds drain while the long half
       // streams (the stream is DRAM-paced if the long CTAs' SMs can take the rate: 3.3 us from stage
       // 0 to the loop end for 12.8 MB). Predicted: -0.3..-0.8 us at M 128 / 256 if the long half's
-      // loops end no later; a loss of the same size if a CTA's loop is paced by its own SM.
+      // loops end no later; a loss of the same size if a CTA's loop is paced by its own SM. Not yet
+      // measured (session 44 had no device machine); in no plan. The call: tools/experiments/call1_s44.sh.
       Config{"router_hilo_ring",
              {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"sk", 2}}},
       Config{"router_hilo_ring",
