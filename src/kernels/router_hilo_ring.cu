@@ -374,14 +374,15 @@ std::vector<Config> ring_configs() {
       // so plan Z12b keeps split16 (ledger, session 43).
       Config{"router_hilo_ring",
              {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
-      // E110 (session 44): lf1.ls1 with skewed K ranges. P35's stamps (M 256): every CTA's adds are
-      // issued at 8.1-8.8 us whenever its loop ended (6.0-7.2), and its reds take 1.2-1.7 us to issue:
-      // the adds start only once the whole grid's loops end, and drain then. Splits 2p / 2p+1 take
-      // 8 - sk / 8 + sk k-blocks: the short half ends early and its adds drain while the long half
-      // streams (the stream is DRAM-paced if the long CTAs' SMs can take the rate: 3.3 us from stage
-      // 0 to the loop end for 12.8 MB). Predicted: -0.3..-0.8 us at M 128 / 256 if the long half's
-      // loops end no later; a loss of the same size if a CTA's loop is paced by its own SM. Not yet
-      // measured (session 44 had no device machine); in no plan. The call: tools/experiments/call1_s44.sh.
+      // E110 (session 44): lf1.ls1 with skewed K ranges. P35's stamps (M 128 / 256): every CTA
+      // finishes issuing its reds within ~0.2-0.4 us of the others whatever its hand-off time (an
+      // early CTA takes 1.2-1.4 us to issue them, a late one 0.8-1.1): the adds are one shared drain
+      // that starts with the first hand-offs, after the loops, which are DRAM-paced (stage 0 to the
+      // loop end 2.8 / 3.3 us). Splits 2p / 2p+1 take 8 - sk / 8 + sk k-blocks: the short half ends
+      // early and the drain overlaps the long half's stream. Predicted: -0.3..-0.8 us at M 128 / 256
+      // if the long half's loops end no later; a loss of the same size if a CTA's loop is paced by its
+      // own SM. Not yet measured (session 44 had no device machine); in no plan. The call:
+      // tools/experiments/call1_s44.sh.
       Config{"router_hilo_ring",
              {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"sk", 2}}},
       Config{"router_hilo_ring",
