@@ -25,7 +25,7 @@ P=router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1
 : >"$O/summary.txt"
 if [ "${TESTS:-1}" = 1 ]; then
   timeout 120 "$BIN/projkit_gpu_tests" --gtest_filter='Router/RouterFamily.*/router_hilo_ring' >"$O/gpu-tests-router.txt" 2>&1
-  echo "router GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-router.txt" | tr '\n' ' ')" | tee "$O/summary.txt"
+  echo "router GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-router.txt" | tr '\n' ' ')" | tee -a "$O/summary.txt"
 fi
 for v in sk2 sk4; do
   timeout 120 "$BIN/projkit" check --method "$P.$v" --families router --m 1..256 >"$O/check-$v.txt" 2>&1
