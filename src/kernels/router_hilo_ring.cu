@@ -381,7 +381,7 @@ std::vector<Config> ring_configs() {
       // loop end 2.8 / 3.3 us). Splits 2p / 2p+1 take 8 - sk / 8 + sk k-blocks: the short half ends
       // early and the drain overlaps the long half's stream. Predicted: -0.3..-0.8 us at M 128 / 256
       // if the long half's loops end no later; a loss of the same size if a CTA's loop is paced by its
-      // own SM. Not yet measured (session 44 had no device machine); in no plan. The call:
+      // own SM. Not yet measured (sessions 44-45 had no device machine); in no plan. The call:
       // tools/experiments/call1_s44.sh.
       Config{"router_hilo_ring",
              {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"sk", 2}}},
