@@ -38,9 +38,7 @@
 //   (and an even number of k-blocks for wgn = 1); x 16-byte aligned (TMA), y 16-byte aligned
 //   (red.v4); m in 1..256 (planned for ~96..256; correct from 1); ts in 1..4; token tiles 32
 //   (wgmma m64n32k16, slices of <= 32 tokens) and 64..256; wmc1: ts = 2 or 4 and zw = 1, and the
-//   grid's clusters of 2 co-resident (checked at prepare); wmc1 with ts = 4 (E109): lf1.ls1;
-//   sk2 / sk4 (E110: skewed K ranges over pairs of K splits): lf1.ls1, ts = 2, an even split, >= sk + 2
-//   k-blocks per split.
+//   grid's clusters of 2 co-resident (checked at prepare); wmc1 with ts = 4 (E109): lf1.ls1.
 #include "kernels/router_hilo_ring.cuh"
 
 
@@ -74,27 +72,23 @@ using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, in
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int WMC = 0, int LF = 0, int LS = 0, int SK = 0>
+template <int ZW, int WMC = 0, int LF = 0, int LS = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF, LS, SK>;
-    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF, LS, SK>;
-    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF, LS, SK>;
-    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF, LS, SK>;
-    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF, LS, SK>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF, LS>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF, LS>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF, LS>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF, LS>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF, LS>;
     default: return nullptr;
   }
 }
-// ts: token slices (E109: wmc1.lf1.ls1 over 4 slices is the kernel with LS = 2, log2 ts);
-// sk: skewed K ranges (E110, lf1.ls1 over 2 slices only)
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int ts = 2, int sk = 0) {
+// ts: token slices (E109: wmc1.lf1.ls1 over 4 slices is the kernel with LS = 2, log2 ts)
+KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int ts = 2) {
   if (ls == 1) {  // E102: lf1.ls1 (the kernel's LS = log2 ts; E109: ts 4)
     if (wmc != 1 || zw != 1 || lf != 1) return nullptr;
-    if (sk != 0)
-      return ts != 2 ? nullptr : sk == 2 ? kernel_for_zw<1, 1, 1, 1, 2>(tn) : sk == 4 ? kernel_for_zw<1, 1, 1, 1, 4>(tn) : nullptr;
     return ts == 2 ? kernel_for_zw<1, 1, 1, 1>(tn) : ts == 4 ? kernel_for_zw<1, 1, 1, 2>(tn) : nullptr;
   }
-  if (sk != 0) return nullptr;
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
       case 1: return kernel_for_zw<1, 1, 1>(tn);
@@ -116,7 +110,6 @@ struct Tiling {
   int wmc = 0;    // 1 = W multicast over pairs of token slices (clusters of 2 along z; E83; ts 4: E109)
   int lf = 0;     // wmc1: the first lf k-blocks of the fill loaded locally, before the peer is waited for (E101)
   int ls = 0;     // lf1: the lean start of the local k-blocks (their barriers first, then the rest; E102)
-  int sk = 0;     // lf1.ls1, ts 2: K splits 2p / 2p+1 take nkb - sk / nkb + sk k-blocks (E110)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -124,7 +117,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0), cfg.get("sk", 0)};
+          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -159,10 +152,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
-  if (t.sk != 0 && t.sk != 2 && t.sk != 4) return "router_hilo_ring: sk must be 0, 2 or 4 (k-blocks of skew, E110)";
-  if (t.sk != 0 && (t.ls != 1 || t.ts != 2 || t.split % 2 != 0 || t.nkb(spec.k) - t.sk < 2))
-    return "router_hilo_ring: sk (skewed K splits, E110) needs lf1.ls1 over two token slices, an even split and "
-           "at least sk + 2 k-blocks per split";
   if (spec.n % (kRows * t.wgn) != 0 || spec.slice_max_m > 0) return "router_hilo_ring: N % (64*wgn) != 0 or sliced output";
   if (spec.k > (int64_t(1) << 30) / spec.n) return "router_hilo_ring: N*K too large for 32-bit offsets";
   return "";
@@ -179,7 +168,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts, t_.sk);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -233,7 +222,7 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83 / E109: clusters of pairs of token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts, t_.sk), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts), x_map,
                                                     packed_, static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
                                                     t_.early, flags_.as<unsigned>());
@@ -374,19 +363,6 @@ std::vector<Config> ring_configs() {
       // so plan Z12b keeps split16 (ledger, session 43).
       Config{"router_hilo_ring",
              {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
-      // E110 (session 44): lf1.ls1 with skewed K ranges. P35's stamps (M 128 / 256): every CTA
-      // finishes issuing its reds within ~0.2-0.4 us of the others whatever its hand-off time (an
-      // early CTA takes 1.2-1.4 us to issue them, a late one 0.8-1.1): the adds are one shared drain
-      // that starts with the first hand-offs, after the loops, which are DRAM-paced (stage 0 to the
-      // loop end 2.8 / 3.3 us). Splits 2p / 2p+1 take 8 - sk / 8 + sk k-blocks: the short half ends
-      // early and the drain overlaps the long half's stream. Predicted: -0.3..-0.8 us at M 128 / 256
-      // if the long half's loops end no later; a loss of the same size if a CTA's loop is paced by its
-      // own SM. Not yet measured (sessions 44-45 had no device machine); in no plan. The call:
-      // tools/experiments/call1_s44.sh.
-      Config{"router_hilo_ring",
-             {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"sk", 2}}},
-      Config{"router_hilo_ring",
-             {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"sk", 4}}},
   };
 }
 

@@ -122,11 +122,7 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // formed once), then arms the other barriers and fences again before its cluster arrive; the
 // slice size is (m + 2^LS - 1) >> LS (the host passes LS = log2 ts: 1 for wmc1's two slices, 2
 // for its four, E109) instead of a division by gridDim.z.
-// SK: 0, or (E110, config key sk; LS = 1) skewed K ranges: the K splits 2p and 2p + 1 share their
-// pair's 2 nkb k-blocks as nkb - SK and nkb + SK (SK even, so both stay even for wgn = 1), so the
-// short half's adds drain while the long half still streams; a long CTA's ring wraps (stages is
-// sized for nkb). The two CTAs of a wmc1 cluster share one K split, hence one range.
-template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0, int SK = 0>
+template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -141,7 +137,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
   static_assert(LS == 0 || ((LS == 1 || LS == 2) && LF >= 1),
                 "LS: the lean start of LF's local first k-blocks, 2 or 4 token slices");
-  static_assert(SK == 0 || ((SK == 2 || SK == 4) && LS == 1), "SK: 0, or 2 / 4 k-blocks of skew on the lean start over two slices");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -185,10 +180,8 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   auto stage_w = [&](int s, int g) { return base + uint32_t(s * sbytes + g * kTileBytes); };
   auto stage_x = [&](int s) { return base + uint32_t(s * sbytes + wgn * kTileBytes); };
 
-  // k-blocks of the CTA and its first global k-block (SK: the even split of a pair short, the odd one long)
-  const int nkb = SK == 0 ? kc / kBlockK : kc / kBlockK + ((blockIdx.x & 1u) ? SK : -SK);
-  const int kb0 = SK == 0 ? int(blockIdx.x) * nkb
-                          : int(blockIdx.x & ~1u) * (kc / kBlockK) + ((blockIdx.x & 1u) ? kc / kBlockK - SK : 0);
+  const int nkb = kc / kBlockK;
+  const int kb0 = int(blockIdx.x) * nkb;  // first global k-block of the CTA
   const int rt0 = int(blockIdx.y) * wgn;  // first row tile of the CTA
   const int kb_all = k / kBlockK;
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) & 31;

@@ -697,26 +697,3 @@ TEST(Methods, RouterRingWMulticastConfig) {
                 .find("wmc must be 0 or 1"),
             std::string::npos);
 }
-
-// E110: the ring's skewed K ranges (sk2, sk4) are listed on the lean-start config over two token
-// slices and apply over the router's whole M range; the family refuses sk on any other base, an odd
-// split, too few k-blocks per split for the skew, and an unlisted value, each by name.
-TEST(Methods, RouterRingSkewedKRanges) {
-  const DeviceInfo d = fake_h200();
-  const ProjectionSpec& router = builtin_spec("router");
-  const std::string base = "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1";
-  for (const char* sk : {".sk2", ".sk4"}) EXPECT_EQ(method_applicability(router, base + sk, 1, 256, d), "") << sk;
-  const KernelFamily* fam = find_kernel_family("router_hilo_ring");
-  ASSERT_NE(fam, nullptr);
-  const std::string rule = "sk (skewed K splits, E110) needs lf1.ls1 over two token slices";
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.sk2",           // no ls1
-                          "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1.ls1.sk2",        // four slices
-                          "router_hilo_ring.split32.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.sk4",       // 4 k-blocks per split
-                          "router_hilo_ring.split1.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.sk2"})      // odd split
-    EXPECT_NE(fam->applicable(router, Config::parse(bad), 65, 256, d).find(rule), std::string::npos) << bad;
-  EXPECT_EQ(fam->applicable(router, Config::parse("router_hilo_ring.split32.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.sk2"), 65, 256, d),
-            "");
-  EXPECT_NE(fam->applicable(router, Config::parse(base + ".sk3"), 65, 256, d).find("sk must be 0, 2 or 4"),
-            std::string::npos);
-  EXPECT_NE(method_applicability(router, base + ".sk3", 65, 256, d).find("not one of the configs"), std::string::npos);
-}

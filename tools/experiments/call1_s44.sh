@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Session 44, call 1 (H200): E110, the router ring with skewed K ranges (sk2 / sk4 on plan Z12b's
 # router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1: K splits 2p / 2p+1 take 8 -/+ sk k-blocks).
+# Measured in session 46 (H100; refuted) and removed after it: the script needs the binaries of a tree
+# from 61a4e1e to b9ee9fb, where sk2 / sk4 are listed.
 # 1. GPU tests of the router ring (TESTS=0: not) (every listed ring config, the new two included: fp64
 #    reference, NaN / Inf, graph replay twice, two Projections on two streams), the ring's four tests
 #    under compute-sanitizer memcheck (MEMCHECK=0: not), and `projkit check
