@@ -63,10 +63,11 @@ using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, in
 // The work table entry point (wt1, E58): no split / mc / red / ws parameters.
 using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
                                unsigned long long*, work_table::Table);
-// Listed wt1 token tiles: bm 64 (E58; with W's slabs, E65) and bm 256 (E111: skewed K ranges at
-// M 193..256, W itself).
+// Listed wt1 token tiles: bm 64 (E58; with W's slabs, E65), bm 128 and 256 (E111: skewed K ranges
+// at M 65..128 and 193..256, W itself).
 TableKernelFn table_kernel_for(int bm, bool wsl = false) {
   if (bm == 64) return wsl ? wgmma_tma_work_table_kernel<64, true> : wgmma_tma_work_table_kernel<64>;
+  if (bm == 128 && !wsl) return wgmma_tma_work_table_kernel<128>;
   if (bm == 256 && !wsl) return wgmma_tma_work_table_kernel<256>;
   return nullptr;
 }
@@ -234,7 +235,7 @@ class WgmmaTma final : public PreparedMethod {
     if (wt != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt must be 0 or 1");
     if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt1 needs red5");
     table_kernel_ = table_kernel_for(bm_, wsl_);
-    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: wt1 needs bm 64, or bm 256 with W itself");
+    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: wt1 needs bm 64, or bm 128 / 256 with W itself");
     table_ctas_ = std::min(ctx.dev.sm_count, work_table::kMaxCtas);
     cuda_check(cudaFuncSetAttribute(table_kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize), work table kernel");
@@ -688,12 +689,15 @@ std::vector<Config> wgmma_tma_configs() {
   // tensor-bound; P37: the end-of-call adds drain at ~1 us per 2 MB, and adds issued during other
   // CTAs' streams are not slowed; E86 stamps: 2.2-2.3 us from the last main-loop end to the last
   // exit at qkv / pooler bm256): the last adds drain half the bytes in less than the skew costs.
-  // sk0 measures the table's grid alone against the plan's rk1.ki1(.ko1) equal split.
-  for (int sk : {0, 1, 2}) {
-    Config c = with_wt(cfg(256, 2, 1, 1, 5));
-    if (sk) c.params.push_back({"sk", sk});
-    list.push_back(c);
-  }
+  // sk0 measures the table's grid alone against the plan's rk1.ki1(.ko1) equal split. The same
+  // three on the bm128 tile (one token tile at M 65..128, 0.33 us per k-block at full tensor rate;
+  // there the loops are DRAM-paced, P36, as the router ring's were in E110).
+  for (int bm : {256, 128})
+    for (int sk : {0, 1, 2}) {
+      Config c = with_wt(cfg(bm, 2, 1, 1, 5));
+      if (sk) c.params.push_back({"sk", sk});
+      list.push_back(c);
+    }
   return list;
 }
 
@@ -769,7 +773,7 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (wt != 0) {  // work table (E58)
     if (wt != 1) return "wgmma_tma: wt must be 0 (tile-major equal split) or 1 (work table, E58)";
     if (red != 5) return "wgmma_tma: wt1 needs red5 (bf16 atomics, no cluster)";
-    if (!table_kernel_for(bm, wsl != 0)) return "wgmma_tma: wt1 needs bm 64, or bm 256 with W itself (E111)";
+    if (!table_kernel_for(bm, wsl != 0)) return "wgmma_tma: wt1 needs bm 64, or bm 128 / 256 with W itself (E111)";
     if (m_hi > bm) return "wgmma_tma: wt1 covers one token tile (m <= bm)";
     const int ctas = std::min(dev.sm_count, work_table::kMaxCtas), tiles = int(spec.n / bn);
     if (tiles > ctas) return "wgmma_tma: wt1 needs at least one CTA per N tile";

@@ -120,9 +120,9 @@ TEST(SplitkWorkTable, WgmmaTmaWt1Applicability) {
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split1.mc1.stages8.xfit1.red5.wt1", 1, 65).find("one token tile"),
             std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red4.wt1", 1, 64).find("red5"), std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.wt1", 1, 64).find("bm 64"), std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split4.mc1.stages6.xfit1.red5.wt1", 1, 64), "");  // bm 128 since E111
   EXPECT_NE(why("wgmma_tma.bn128.bm64.split4.mc1.stages8.xfit1.red5.wt2", 1, 64), "");
-  // E111: bm 256 with W itself and a skew of 1..2 k-blocks, only with wt1
+  // E111: bm 128 / 256 with W itself and a skew of 1..2 k-blocks, only with wt1
   const std::string sk = "wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1.sk1";
   for (const char* f : {"qkv", "pooler", "unpooler", "o"})
     EXPECT_EQ(method_applicability(builtin_spec(f), sk, 193, 256, d), "") << f;
@@ -130,7 +130,12 @@ TEST(SplitkWorkTable, WgmmaTmaWt1Applicability) {
             std::string::npos);
   EXPECT_NE(why("wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.rk1.sk1", 193, 256).find("sk must be"),
             std::string::npos);
-  EXPECT_NE(why("wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1.wsl1", 193, 256).find("bm 256 with W itself"),
+  EXPECT_NE(why("wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1.wsl1", 193, 256).find("with W itself"),
+            std::string::npos);
+  EXPECT_NE(why("wgmma_tma.bn128.bm192.split2.mc1.stages5.xfit1.red5.wt1", 129, 192).find("bm 64, or bm 128 / 256"),
+            std::string::npos);
+  EXPECT_EQ(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1.sk1", 65, 128), "");
+  EXPECT_NE(why("wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1.sk1", 65, 129).find("one token tile"),
             std::string::npos);
   // o's 64 tiles of 16 k-blocks over 2-3 members: a skew of 2 leaves every member a k-block; the
   // table's refusal reaches applicable() for a spec whose members would be emptied

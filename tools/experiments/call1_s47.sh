@@ -4,16 +4,18 @@
 # tile end their main loop early and drain their adds while the last members / 2 still compute).
 # 1. Gate: the red5 GPU suite (every listed red5 config, the three new ones included: fp64
 #    reference at 15 M, three launches per M, y poisoned before each, flags reset), and `projkit
-#    check --method` of wt1 / wt1.sk1 / wt1.sk2 over M 193..256 of qkv, pooler, unpooler and o.
+#    check --method` of wt1 / wt1.sk1 / wt1.sk2 over M 193..256 (bm256) and 65..128 (bm128) of qkv,
+#    pooler, unpooler and o.
 # 2. Same-binary A/B (200 pairs, A B C D D C B A per case) at qkv / pooler M 200, 224, 240, 256,
-#    unpooler M 224, 240, 256 and o M 208, 224, 240, 256: the plan's method at the case's M (the
-#    reference), wt1, wt1.sk1, wt1.sk2; at pooler M 256 also the bm256.split4.rk1.ki1 tile of the
-#    plan's 193..255 range.
+#    unpooler M 224, 240, 256 and o M 208, 224, 240, 256 (bm256), and every family at M 96, 112, 128
+#    (bm128): the plan's method at the case's M (the reference), wt1, wt1.sk1, wt1.sk2; at pooler M
+#    256 also the bm256.split4.rk1.ki1 tile of the plan's 193..255 range.
 # 3. JUDGE=1 and a family moved: the default bench (200 pairs) and check M 1..256 on the moved plan.
-# Rule (fixed before the call): per family, a candidate takes over M [a..256], a = the family's
-#   lowest measured M, only if it gains >= 1 % in paired ratio and is faster in time at every measured
-#   M of the family; where several pass, the one with the larger smallest gain. The ranges below a
-#   keep their methods. A moved plan goes to OUT/h200.json (an H100 80GB HBM3: OUT/h100-80gb-hbm3.json).
+# Rule (fixed before the call): per family and tile (bm256: cases at M >= 193, range end 256; bm128:
+#   cases at M 65..128, range end 128), a candidate takes over M [a..end], a = the lowest measured M
+#   of that group, only if it gains >= 1 % in paired ratio and is faster in time at every measured M
+#   of the group; where several pass, the one with the larger smallest gain. The plan's ranges
+#   outside [a..end] keep their methods. A moved plan goes to OUT/h200.json (an H100 80GB HBM3: OUT/h100-80gb-hbm3.json).
 # Usage: [JUDGE=1] tools/experiments/call1_s47.sh BIN OUT_DIR   (~2 min; JUDGE with a move: ~4 min more)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
@@ -21,14 +23,17 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$O/device.txt"
 if grep -q H200 "$O/device.txt"; then PLAN=h200.json; else PLAN=h100-80gb-hbm3.json; fi
 W=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
+W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
 P256=wgmma_tma.bn128.bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1
 : >"$O/summary.txt"
 timeout 120 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gpu-tests-red5.txt" 2>&1
 echo "red5 GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-red5.txt" | tr '\n' ' ')" | tee -a "$O/summary.txt"
 for f in qkv pooler unpooler o; do
   for v in "" .sk1 .sk2; do
-    timeout 90 "$BIN/projkit" check --method "$W$v" --families "$f" --m 193..256 >"$O/check-$f-wt1$v.txt" 2>&1
-    echo "check $f wt1$v rc=$? | $(tail -1 "$O/check-$f-wt1$v.txt")" | tee -a "$O/summary.txt"
+    timeout 90 "$BIN/projkit" check --method "$W$v" --families "$f" --m 193..256 >"$O/check-$f-bm256-wt1$v.txt" 2>&1
+    echo "check $f bm256 wt1$v rc=$? | $(tail -1 "$O/check-$f-bm256-wt1$v.txt")" | tee -a "$O/summary.txt"
+    timeout 90 "$BIN/projkit" check --method "$W128$v" --families "$f" --m 65..128 >"$O/check-$f-bm128-wt1$v.txt" 2>&1
+    echo "check $f bm128 wt1$v rc=$? | $(tail -1 "$O/check-$f-bm128-wt1$v.txt")" | tee -a "$O/summary.txt"
   done
 done
 # the plan's method at (family, M)
@@ -44,12 +49,15 @@ for fm in qkv:200 qkv:224 qkv:240 qkv:256 pooler:200 pooler:224 pooler:240 poole
   extra=""; [ "$fm" = pooler:256 ] && extra=",$P256"
   CASES="$CASES $f:$m:$ref,$W,$W.sk1,$W.sk2$extra"
 done
+for f in qkv pooler unpooler o; do
+  for m in 96 112 128; do CASES="$CASES $f:$m:$(plan_at "$f" "$m"),$W128,$W128.sk1,$W128.sk2"; done
+done
 echo "cases:$CASES" >"$O/cases.txt"
 CASES=$CASES PAIRS=200 TAG=e111 timeout 450 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 cat "$O/ab/summary-e111.txt" >>"$O/summary.txt"; rm -f "$O/ab/summary-e111.txt"
-python3 - "$O/summary.txt" "plans/$PLAN" "$O/$PLAN" "$W" <<'PY' | tee "$O/rule.txt"
+python3 - "$O/summary.txt" "plans/$PLAN" "$O/$PLAN" "$W" "$W128" <<'PY' | tee "$O/rule.txt"
 import json, re, sys
-summ, src, dst, W = sys.argv[1:]
+summ, src, dst, W256, W128 = sys.argv[1:]
 rows = {}  # (family, M) -> {config: (us, % paired ratio against the case's first config)}
 first = {}
 for line in open(summ):
@@ -60,7 +68,8 @@ for line in open(summ):
     first.setdefault(key, m[3])
 plan = json.load(open(src)); moved = 0
 for fam in ('qkv', 'pooler', 'unpooler', 'o'):
-    ms = sorted(m for (f, m) in rows if f == fam)
+  for W, lo_m, end in ((W256, 193, 256), (W128, 65, 128)):
+    ms = sorted(m for (f, m) in rows if f == fam and lo_m <= m <= end)
     if not ms: continue
     best = None
     for v in ('', '.sk1', '.sk2'):
@@ -68,8 +77,9 @@ for fam in ('qkv', 'pooler', 'unpooler', 'o'):
         got = [(m, rows[(fam, m)].get(k), rows[(fam, m)][first[(fam, m)]]) for m in ms]
         ok = all(g is not None and g[1] >= 1.0 and g[0] < ref[0] for _, g, ref in got)
         gain = min((g[1] for _, g, _ in got if g is not None), default=-99.0)
-        print(f'{fam} wt1{v}: ' + ' '.join(f'M {m} {g[0]:.2f} us ({g[1]:+.1f}%) vs {ref[0]:.2f}' if g else f'M {m} n/a'
-                                          for m, g, ref in got) + (' passes' if ok else ''))
+        print(f'{fam} bm{W.split(".bm")[1].split(".")[0]} wt1{v}: ' +
+              ' '.join(f'M {m} {g[0]:.2f} us ({g[1]:+.1f}%) vs {ref[0]:.2f}' if g else f'M {m} n/a' for m, g, ref in got) +
+              (' passes' if ok else ''))
         if ok and (best is None or gain > best[1]): best = (v, gain)
     if best:
         a = ms[0]
@@ -77,11 +87,14 @@ for fam in ('qkv', 'pooler', 'unpooler', 'o'):
         keep = []
         for e in plan['families'][fam]:
             lo, hi = e['m']
-            if hi < a: keep.append(e)
-            elif lo < a: keep.append({**e, 'm': [lo, a - 1]})
-        keep.append({'m': [a, 256], 'method': meth})
+            if hi < a or lo > end: keep.append(e)
+            else:
+                if lo < a: keep.append({**e, 'm': [lo, a - 1]})
+                if hi > end: keep.append({**e, 'm': [end + 1, hi]})
+        keep.append({'m': [a, end], 'method': meth})
+        keep.sort(key=lambda e: e['m'][0])
         plan['families'][fam] = keep; moved += 1
-        print(f'{fam}: M {a}..256 -> {meth}')
+        print(f'{fam}: M {a}..{end} -> {meth}')
 open(dst, 'w').write(json.dumps(plan, indent=2))
 print(f'{moved} families moved')
 PY

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 47, call 2 (H200): E111's light stamps. Per-CTA phase stamps (a -DPROJKIT_WGMMA_STAMPS=1
 # -DPROJKIT_STAMPS_LIGHT=1 build of this tree) of the plan's method, wt1, wt1.sk1 and wt1.sk2 at qkv
-# and pooler M 256 (one bench process of 50 pairs each, two rounds). Per config, medians over the
+# and pooler M 256 (the bm256 tile) and pooler M 128 (bm128) (one bench process of 50 pairs each, two
+# rounds). Per config, medians over the
 # launches, us from the launch's earliest thread-0 entry: the median CTA's first stage; for the
 # short members of each tile (member < members / 2) and the long ones (member >= members -
 # members / 2): the median and last main-loop end and the last exit; the last exit overall. With a
@@ -15,18 +16,19 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 . tools/experiments/red5_ab_lib.sh
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$O/device.txt"
 if grep -q H200 "$O/device.txt"; then PLAN=h200.json; else PLAN=h100-80gb-hbm3.json; fi
-W=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
+W256=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
+W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
 plan_at() { python3 -c "
 import json, sys
 for e in json.load(open('plans/$PLAN'))['families']['$1']:
     if e['m'][0] <= $2 <= e['m'][1]: print(e['method']); sys.exit()
 print('baseline')"; }
 for run in 1 2; do
-  for f in qkv pooler; do
-    ref=$(plan_at "$f" 256)
+  for fm in qkv:256 pooler:256 pooler:128; do
+    f=${fm%%:*}; m=${fm##*:}; ref=$(plan_at "$f" "$m"); W=$W256; [ "$m" = 128 ] && W=$W128
     for v in "$ref" "$W" "$W.sk1" "$W.sk2"; do
       tag=${v##*.}; [ "$v" = "$ref" ] && tag=plan
-      stamps_bench "$BIN" "$O/s-$f-256-$tag-$run.csv" "$O/b-$f-256-$tag-$run.txt" 50 "$f" 256 "$v"
+      stamps_bench "$BIN" "$O/s-$f-$m-$tag-$run.csv" "$O/b-$f-$m-$tag-$run.txt" 50 "$f" "$m" "$v"
     done
   done
 done
@@ -36,11 +38,11 @@ from p4_analyze import launches
 O = sys.argv[1]
 res = {}
 for f in sorted(glob.glob(os.path.join(O, 's-*.csv'))):
-    fam, _, tag = os.path.basename(f)[:-4].split('-')[1:4]
+    fam, m, tag = os.path.basename(f)[:-4].split('-')[1:4]
     for cfg, ll in launches(f).items():
-        res.setdefault((fam, tag), []).extend(L for L in ll if len(L) >= 100 and all('entry0' in c for c in L))
-print('E111 light stamps at M 256: medians over launches, us from the launch\'s earliest thread-0 entry')
-print(f'{"family":8s} {"config":5s} {"n":>3s} {"stage0":>6s} | {"short: end med":>14s} {"end max":>7s} {"exit max":>8s} | '
+        res.setdefault((fam + ' ' + m, tag), []).extend(L for L in ll if len(L) >= 100 and all('entry0' in c for c in L))
+print('E111 light stamps (bm256 at M 256, bm128 at M 128): medians over launches, us from the launch\'s earliest thread-0 entry')
+print(f'{"family M":12s} {"config":5s} {"n":>3s} {"stage0":>6s} | {"short: end med":>14s} {"end max":>7s} {"exit max":>8s} | '
       f'{"long: end med":>13s} {"end max":>7s} {"exit max":>8s} | {"last exit":>9s}')
 for (fam, tag), ll in sorted(res.items()):
     def med(fn):
@@ -59,7 +61,7 @@ for (fam, tag), ll in sorted(res.items()):
                 med(lambda L, e: max(c['end'] - e for c in half(L, w))),
                 med(lambda L, e: max(c['exit'] - e for c in half(L, w)))]
     row.append(med(lambda L, e: max(c['exit'] - e for c in L)))
-    print(f'{fam:8s} {tag:5s} {len(ll):3d} {row[0]:6.2f} | {row[1]:14.2f} {row[2]:7.2f} {row[3]:8.2f} | '
+    print(f'{fam:12s} {tag:5s} {len(ll):3d} {row[0]:6.2f} | {row[1]:14.2f} {row[2]:7.2f} {row[3]:8.2f} | '
           f'{row[4]:13.2f} {row[5]:7.2f} {row[6]:8.2f} | {row[7]:9.2f}')
 PY
 grep -h "cand_us\|rc=" "$O"/b-*.txt 2>/dev/null | head -5
