@@ -9,10 +9,11 @@
 //   same, so the order, not the SM count, carries it. More than half of that is the red5-only
 //   entry point all of those ran on (E59b: the equal split on red5's own entry point, rk1, gets
 //   55-90 % of it; wt1 stays 0.1-1.5 % ahead). Sizing K ranges by SM rates measured at prepare
-//   lost (E58, E58b: the rates move when the work moves).
+//   lost (E58, E58b: the rates move when the work moves). E111 (session 47) adds one-token-tile
+//   grids at M 65..128 (bm 128) and 193..256 (bm 256, tensor-bound loops), with an optional skew.
 // Mechanism: build() assigns the grid's CTAs to tiles in K-split-major order and splits each
-//   tile's k-blocks evenly over its members; check() verifies that the table covers every
-//   (tile, k-block) exactly once; the table travels as a kernel parameter (__grid_constant__):
+//   tile's k-blocks evenly over its members (or skewed, see build()); check() verifies that the
+//   table covers every (tile, k-block) exactly once; the table travels as a kernel parameter (__grid_constant__):
 //   a global table would cost a cold DRAM load before the first TMA issue (the judge flushes L2
 //   before every call).
 // Constraints: CTAs <= kMaxCtas; 1 <= tiles <= min(CTAs, 256); members per tile <= 15 and <=
