@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Session 47, call 3: E111's A/B cut to the scored M, for a start with little device time left
+# (call1_s47.sh did not get a machine). The red5 GPU suite (the six wt1 configs at 15 M, three
+# launches each), then the same-binary A/B (200 pairs, A B C D D C B A) at M 128 and 256 of qkv,
+# pooler, unpooler and o: the plan's method at that M, then wt1, wt1.sk1, wt1.sk2 on the bm128
+# tile (M 128) or the bm256 tile (M 256). No rule and no plan move: a gain here is for a later
+# session to gate (check) and ship with call1_s47.sh's rule.
+# Usage: tools/experiments/call3_s47.sh BIN OUT_DIR   (~1.5 min)
+set -u
+BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$O/device.txt"
+if grep -q H200 "$O/device.txt"; then PLAN=h200.json; else PLAN=h100-80gb-hbm3.json; fi
+timeout 60 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gpu-tests-red5.txt" 2>&1
+echo "red5 GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-red5.txt" | tr '\n' ' ')" | tee "$O/summary.txt"
+W256=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
+W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
+plan_at() { python3 -c "
+import json, sys
+for e in json.load(open('plans/$PLAN'))['families']['$1']:
+    if e['m'][0] <= $2 <= e['m'][1]: print(e['method']); sys.exit()
+print('baseline')"; }
+CASES=""
+for f in qkv pooler unpooler o; do
+  CASES="$CASES $f:256:$(plan_at "$f" 256),$W256,$W256.sk1,$W256.sk2"
+  CASES="$CASES $f:128:$(plan_at "$f" 128),$W128,$W128.sk1,$W128.sk2"
+done
+CASES=$CASES PAIRS=200 TAG=e111 timeout 200 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
+cat "$O/ab/summary-e111.txt" >>"$O/summary.txt"; rm -f "$O/ab/summary-e111.txt"
+cat "$O/summary.txt"
+echo "done ($SECONDS s)"
