@@ -20,8 +20,8 @@
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$O/device.txt"
-if grep -q H200 "$O/device.txt"; then PLAN=h200.json; else PLAN=h100-80gb-hbm3.json; fi
+. tools/experiments/red5_ab_lib.sh
+PLAN=$(device_plan "$O")
 W=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
 W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
 P256=wgmma_tma.bn128.bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1
@@ -37,11 +37,7 @@ for f in qkv pooler unpooler o; do
   done
 done
 # the plan's method at (family, M)
-plan_at() { python3 -c "
-import json, sys
-for e in json.load(open('plans/$PLAN'))['families']['$1']:
-    if e['m'][0] <= $2 <= e['m'][1]: print(e['method']); sys.exit()
-print('baseline')"; }
+plan_at() { plan_method_at "plans/$PLAN" "$1" "$2"; }
 CASES=""
 for fm in qkv:200 qkv:224 qkv:240 qkv:256 pooler:200 pooler:224 pooler:240 pooler:256 unpooler:224 unpooler:240 \
     unpooler:256 o:208 o:224 o:240 o:256; do

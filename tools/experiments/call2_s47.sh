@@ -14,15 +14,10 @@ set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 . tools/experiments/red5_ab_lib.sh
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$O/device.txt"
-if grep -q H200 "$O/device.txt"; then PLAN=h200.json; else PLAN=h100-80gb-hbm3.json; fi
+PLAN=$(device_plan "$O")
 W256=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
 W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
-plan_at() { python3 -c "
-import json, sys
-for e in json.load(open('plans/$PLAN'))['families']['$1']:
-    if e['m'][0] <= $2 <= e['m'][1]: print(e['method']); sys.exit()
-print('baseline')"; }
+plan_at() { plan_method_at "plans/$PLAN" "$1" "$2"; }
 for run in 1 2; do
   for fm in qkv:256 pooler:256 pooler:128; do
     f=${fm%%:*}; m=${fm##*:}; ref=$(plan_at "$f" "$m"); W=$W256; [ "$m" = 128 ] && W=$W128

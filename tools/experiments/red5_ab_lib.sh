@@ -1,6 +1,7 @@
 # Sourced by the wgmma_tma red5 experiment scripts (e63_ksplit_interleave.sh, call3/5/7/9_s17.sh,
-# p12_wt1_stamps.sh, p14_rk1_stamps.sh): the red5 configs of plan R by family and token tile, the
-# gate those scripts run before an A/B, and one bench process of a stamps build.
+# p12_wt1_stamps.sh, p14_rk1_stamps.sh, call1/2/3_s47.sh): the red5 configs of plan R by family and
+# token tile, the gate those scripts run before an A/B, one bench process of a stamps build, and the
+# method a plan file runs at (family, M).
 # shellcheck shell=bash
 P=wgmma_tma.bn128
 Q64=$P.bm64.split4.mc1.stages8.xfit1.red5.rk1    # qkv M 2..64
@@ -46,4 +47,26 @@ stamps_bench() {
   local bin=$1 csv=$2 log=$3 pairs=$4 f=$5 m=$6 method=$7; shift 7
   PROJKIT_WGMMA_STAMPS_CSV="$csv" timeout 60 "$bin/projkit" bench --pairs "$pairs" --families "$f" --loads "$m" \
     --method "$method" "$@" >"$log" 2>&1 || echo "stamps bench $f $m $method rc=$?"
+}
+
+# plan_method_at PLAN_FILE FAMILY M: the method PLAN_FILE runs at (FAMILY, M); "baseline" where no
+# range of the family holds M (session 47's call scripts).
+plan_method_at() {
+  python3 - "$@" <<'PY'
+import json, sys
+plan, fam, m = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for e in json.load(open(plan))['families'][fam]:
+    if e['m'][0] <= m <= e['m'][1]:
+        print(e['method'])
+        break
+else:
+    print('baseline')
+PY
+}
+
+# device_plan OUT_DIR: writes the card's name, max SM clock and power limit to OUT_DIR/device.txt
+# (and stderr) and prints its plan file's name (an H200: h200.json; else the H100's).
+device_plan() {
+  nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$1/device.txt" >&2
+  if grep -q H200 "$1/device.txt"; then echo h200.json; else echo h100-80gb-hbm3.json; fi
 }
