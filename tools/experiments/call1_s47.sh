@@ -13,7 +13,7 @@
 # 3. JUDGE=1 and a family moved: the default bench (200 pairs) and check M 1..256 on the moved plan.
 # Rule (fixed before the call): per family and tile (bm256: cases at M >= 193, range end 256; bm128:
 #   cases at M 65..128, range end 128), a candidate takes over M [a..end], a = the lowest measured M
-#   of that group, only if it gains >= 1 % in paired ratio and is faster in time at every measured M
+#   of that group, only if its check over the group's range passed and it gains >= 1 % in paired ratio and is faster in time at every measured M
 #   of the group; where several pass, the one with the larger smallest gain. The plan's ranges
 #   outside [a..end] keep their methods. A moved plan goes to OUT/h200.json (an H100 80GB HBM3: OUT/h100-80gb-hbm3.json).
 # Usage: [JUDGE=1] tools/experiments/call1_s47.sh BIN OUT_DIR   (~2 min; JUDGE with a move: ~4 min more)
@@ -56,7 +56,10 @@ import json, re, sys
 summ, src, dst, W256, W128 = sys.argv[1:]
 rows = {}  # (family, M) -> {config: (us, % paired ratio against the case's first config)}
 first = {}
+checked = set()  # (family, 'bm256' / 'bm128', '' / '.sk1' / '.sk2') whose check over the group's range passed
 for line in open(summ):
+    c = re.match(r'check (\w+) (bm\d+) wt1(\S*) rc=0 \| check: PASS', line)
+    if c: checked.add((c[1], c[2], c[3]))
     m = re.match(r'(\w+)\s+M\s+(\d+)\s+(\S+)\s+([\d.]+) us \(([-+][\d.]+)%\)', line)
     if not m: continue
     key = (m[1], int(m[2]))
@@ -71,9 +74,10 @@ for fam in ('qkv', 'pooler', 'unpooler', 'o'):
     for v in ('', '.sk1', '.sk2'):
         k = (W + v)[-48:]  # ab_configs.sh's summary names a config by its last 48 characters
         got = [(m, rows[(fam, m)].get(k), rows[(fam, m)][first[(fam, m)]]) for m in ms]
-        ok = all(g is not None and g[1] >= 1.0 and g[0] < ref[0] for _, g, ref in got)
+        bm = 'bm' + W.split('.bm')[1].split('.')[0]
+        ok = (fam, bm, v) in checked and all(g is not None and g[1] >= 1.0 and g[0] < ref[0] for _, g, ref in got)
         gain = min((g[1] for _, g, _ in got if g is not None), default=-99.0)
-        print(f'{fam} bm{W.split(".bm")[1].split(".")[0]} wt1{v}: ' +
+        print(f'{fam} {bm} wt1{v}: ' + ('' if (fam, bm, v) in checked else '(check did not pass) ') +
               ' '.join(f'M {m} {g[0]:.2f} us ({g[1]:+.1f}%) vs {ref[0]:.2f}' if g else f'M {m} n/a' for m, g, ref in got) +
               (' passes' if ok else ''))
         if ok and (best is None or gain > best[1]): best = (v, gain)
