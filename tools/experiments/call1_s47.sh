@@ -22,28 +22,22 @@ BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 . tools/experiments/red5_ab_lib.sh
 PLAN=$(device_plan "$O")
-W=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
-W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
-P256=wgmma_tma.bn128.bm256.split4.mc1.stages4.xfit1.red5.rk1.ki1
-: >"$O/summary.txt"
-timeout 120 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gpu-tests-red5.txt" 2>&1
-echo "red5 GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-red5.txt" | tr '\n' ' ')" | tee -a "$O/summary.txt"
+# W256, W128 and P256 (the plan's 193..255 tile, here with .ki1) come from red5_ab_lib.sh
+red5_suite "$BIN" "$O" | tee "$O/summary.txt"
 for f in qkv pooler unpooler o; do
   for v in "" .sk1 .sk2; do
-    timeout 90 "$BIN/projkit" check --method "$W$v" --families "$f" --m 193..256 >"$O/check-$f-bm256-wt1$v.txt" 2>&1
+    timeout 90 "$BIN/projkit" check --method "$W256$v" --families "$f" --m 193..256 >"$O/check-$f-bm256-wt1$v.txt" 2>&1
     echo "check $f bm256 wt1$v rc=$? | $(tail -1 "$O/check-$f-bm256-wt1$v.txt")" | tee -a "$O/summary.txt"
     timeout 90 "$BIN/projkit" check --method "$W128$v" --families "$f" --m 65..128 >"$O/check-$f-bm128-wt1$v.txt" 2>&1
     echo "check $f bm128 wt1$v rc=$? | $(tail -1 "$O/check-$f-bm128-wt1$v.txt")" | tee -a "$O/summary.txt"
   done
 done
-# the plan's method at (family, M)
-plan_at() { plan_method_at "plans/$PLAN" "$1" "$2"; }
 CASES=""
 for fm in qkv:200 qkv:224 qkv:240 qkv:256 pooler:200 pooler:224 pooler:240 pooler:256 unpooler:224 unpooler:240 \
     unpooler:256 o:208 o:224 o:240 o:256; do
   f=${fm%%:*}; m=${fm##*:}; ref=$(plan_at "$f" "$m")
-  extra=""; [ "$fm" = pooler:256 ] && extra=",$P256"
-  CASES="$CASES $f:$m:$ref,$W,$W.sk1,$W.sk2$extra"
+  extra=""; [ "$fm" = pooler:256 ] && extra=",$P256.ki1"
+  CASES="$CASES $f:$m:$ref,$W256,$W256.sk1,$W256.sk2$extra"
 done
 for f in qkv pooler unpooler o; do
   for m in 96 112 128; do CASES="$CASES $f:$m:$(plan_at "$f" "$m"),$W128,$W128.sk1,$W128.sk2"; done
@@ -51,7 +45,7 @@ done
 echo "cases:$CASES" >"$O/cases.txt"
 CASES=$CASES PAIRS=200 TAG=e111 timeout 450 tools/experiments/ab_configs.sh "$BIN" "$O/ab" >/dev/null
 cat "$O/ab/summary-e111.txt" >>"$O/summary.txt"; rm -f "$O/ab/summary-e111.txt"
-python3 - "$O/summary.txt" "plans/$PLAN" "$O/$PLAN" "$W" "$W128" <<'PY' | tee "$O/rule.txt"
+python3 - "$O/summary.txt" "plans/$PLAN" "$O/$PLAN" "$W256" "$W128" <<'PY' | tee "$O/rule.txt"
 import json, re, sys
 summ, src, dst, W256, W128 = sys.argv[1:]
 rows = {}  # (family, M) -> {config: (us, % paired ratio against the case's first config)}
@@ -101,6 +95,6 @@ PY
 if [ "${JUDGE:-0}" = 1 ] && ! grep -q "^0 families moved" "$O/rule.txt"; then
   PROJKIT_PLAN="$O/$PLAN" BENCH_PAIRS=200 timeout 300 tools/device_results.sh "$BIN" "$O/res" "bench check" 2>&1 | tail -8
 fi
-echo "== E111 A/B"; grep -v "^check\|^red5 GPU" "$O/summary.txt"; echo "== rule"; cat "$O/rule.txt"
-grep "^check\|^red5 GPU" "$O/summary.txt" | cut -c1-150
+echo "== E111 A/B"; grep -v "^check\|^==\|^rc=\|^\[" "$O/summary.txt"; echo "== rule"; cat "$O/rule.txt"
+grep "^check\|^rc=\|^\[" "$O/summary.txt" | cut -c1-150
 echo "done ($SECONDS s)"

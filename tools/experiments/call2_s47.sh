@@ -15,9 +15,6 @@ BIN=${1:?}; O=${2:?}; mkdir -p "$O"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 . tools/experiments/red5_ab_lib.sh
 PLAN=$(device_plan "$O")
-W256=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
-W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
-plan_at() { plan_method_at "plans/$PLAN" "$1" "$2"; }
 for run in 1 2; do
   for fm in qkv:256 pooler:256 pooler:128; do
     f=${fm%%:*}; m=${fm##*:}; ref=$(plan_at "$f" "$m"); W=$W256; [ "$m" = 128 ] && W=$W128

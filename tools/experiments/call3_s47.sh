@@ -11,11 +11,7 @@ BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 . tools/experiments/red5_ab_lib.sh
 PLAN=$(device_plan "$O")
-timeout 60 "$BIN/projkit_gpu_tests" --gtest_filter='Dense/WgmmaTmaRed5*' >"$O/gpu-tests-red5.txt" 2>&1
-echo "red5 GPU tests rc=$? | $(grep -E '^\[  (PASSED|FAILED)' "$O/gpu-tests-red5.txt" | tr '\n' ' ')" | tee "$O/summary.txt"
-W256=wgmma_tma.bn128.bm256.split2.mc1.stages4.xfit1.red5.wt1
-W128=wgmma_tma.bn128.bm128.split2.mc1.stages6.xfit1.red5.wt1
-plan_at() { plan_method_at "plans/$PLAN" "$1" "$2"; }
+red5_suite "$BIN" "$O" | tee "$O/summary.txt"
 CASES=""
 for f in qkv pooler unpooler o; do
   CASES="$CASES $f:256:$(plan_at "$f" 256),$W256,$W256.sk1,$W256.sk2"
