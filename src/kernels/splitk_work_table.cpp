@@ -8,37 +8,24 @@
 
 namespace projkit::work_table {
 
-std::vector<Work> build(int ctas, int n_tiles, int k_blocks, int skew) {
+std::vector<Work> build(int ctas, int n_tiles, int k_blocks) {
   auto refuse = [](const std::string& why) { throw Error(StatusCode::invalid_argument, "splitk_work_table: " + why); };
   if (ctas < 1 || ctas > kMaxCtas) refuse("CTAs must be 1.." + std::to_string(kMaxCtas));
   if (n_tiles < 1 || n_tiles > kMaxTiles) refuse("tiles must be 1.." + std::to_string(kMaxTiles));
   if (n_tiles > ctas) refuse("fewer CTAs than tiles");
   if (k_blocks < 1 || k_blocks > kMaxKBlocks) refuse("k-blocks per tile must be 1.." + std::to_string(kMaxKBlocks));
-  if (skew < 0) refuse("skew must be >= 0");
   // K-split-major: CTA c -> tile c % n_tiles, member c / n_tiles, while the tile has room.
   const int cap = std::min(kMaxMembers, k_blocks);
   std::vector<Work> work(static_cast<std::size_t>(ctas));  // idle unless assigned below
   for (int t = 0; t < n_tiles; ++t) {
     const int members = std::min(cap, (ctas - t + n_tiles - 1) / n_tiles);  // CTAs t, t + n_tiles, ...
-    // Equal ranges (within one k-block), then the skew: the first members / 2 members give
-    // `skew` k-blocks each to the last members / 2; the ranges stay in member order.
-    const int half = members / 2;
-    int begin = 0;
     for (int j = 0; j < members; ++j) {
       Work& w = work[static_cast<std::size_t>(t + j * n_tiles)];
       w.tile = t;
       w.member = j;
       w.members = members;
-      int count = int(int64_t(k_blocks) * (j + 1) / members) - int(int64_t(k_blocks) * j / members);
-      if (j < half) count -= skew;
-      if (j >= members - half) count += skew;
-      if (count < 1)
-        refuse("skew " + std::to_string(skew) + " leaves member " + std::to_string(j) + " of tile " +
-               std::to_string(t) + " without k-blocks (" + std::to_string(k_blocks) + " over " +
-               std::to_string(members) + " members)");
-      w.kb_begin = begin;
-      w.kb_count = count;
-      begin += count;
+      w.kb_begin = int(int64_t(k_blocks) * j / members);
+      w.kb_count = int(int64_t(k_blocks) * (j + 1) / members) - w.kb_begin;
     }
   }
   return work;

@@ -1,6 +1,6 @@
 // splitk_work_table: the work of a split-K grid as a host-built table, one entry per CTA
 // (blockIdx.x): output tile, member index, members of that tile, first k-block, k-block count.
-// User: wgmma_tma red5 with the config key wt1 (ledger E58; skewed ranges, sk1 / sk2: E111).
+// User: wgmma_tma red5 with the config key wt1 (ledger E58).
 // Regime: memory-bound split-K GEMMs that give every output tile the same number of K splits
 //   (`split`) in tile-major block order (block b: tile b / split). E58 measured that a grid of
 //   one CTA per SM in K-split-major order (block b: tile b % tiles, member b / tiles; tiles get
@@ -9,11 +9,11 @@
 //   same, so the order, not the SM count, carries it. More than half of that is the red5-only
 //   entry point all of those ran on (E59b: the equal split on red5's own entry point, rk1, gets
 //   55-90 % of it; wt1 stays 0.1-1.5 % ahead). Sizing K ranges by SM rates measured at prepare
-//   lost (E58, E58b: the rates move when the work moves). E111 (session 47) adds one-token-tile
-//   grids at M 65..128 (bm 128) and 193..256 (bm 256, tensor-bound loops), with an optional skew.
+//   lost (E58, E58b: the rates move when the work moves); so did one-token-tile grids at bm 128 /
+//   256 with skewed K ranges (E111).
 // Mechanism: build() assigns the grid's CTAs to tiles in K-split-major order and splits each
-//   tile's k-blocks evenly over its members (or skewed, see build()); check() verifies that the
-//   table covers every (tile, k-block) exactly once; the table travels as a kernel parameter (__grid_constant__):
+//   tile's k-blocks evenly over its members; check() verifies that the table covers every
+//   (tile, k-block) exactly once; the table travels as a kernel parameter (__grid_constant__):
 //   a global table would cost a cold DRAM load before the first TMA issue (the judge flushes L2
 //   before every call).
 // Constraints: CTAs <= kMaxCtas; 1 <= tiles <= min(CTAs, 256); members per tile <= 15 and <=
@@ -64,12 +64,9 @@ PROJKIT_WORK_TABLE_HD constexpr int kb_count_of(uint32_t e) { return int(e >> 24
 
 // Host: the work of each of `ctas` CTAs for n_tiles tiles of k_blocks k-blocks each, in
 // K-split-major order (CTA c: tile c % n_tiles, member c / n_tiles); CTAs past 15 members per
-// tile, or past one k-block per member, idle. skew (config key sk, ledger E111): each of a
-// tile's first members / 2 members hands `skew` k-blocks to one of its last members / 2 (the
-// middle member of an odd count keeps its equal range), so half the members end their main loop
-// earlier and their adds drain while the other half computes. Throws Error(invalid_argument)
-// naming the violated limit (a skew that leaves a member without k-blocks included).
-std::vector<Work> build(int ctas, int n_tiles, int k_blocks, int skew = 0);
+// tile, or past one k-block per member, idle. Throws Error(invalid_argument) naming the violated
+// limit.
+std::vector<Work> build(int ctas, int n_tiles, int k_blocks);
 
 // Host: "" if `work` covers every (tile, k-block) exactly once, with consistent member indices
 // and counts and every field within its bits; else the first violation.

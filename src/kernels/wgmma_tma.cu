@@ -63,13 +63,9 @@ using KernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, in
 // The work table entry point (wt1, E58): no split / mc / red / ws parameters.
 using TableKernelFn = void (*)(CUtensorMap, CUtensorMap, __nv_bfloat16*, int, int, int, int, int, unsigned*,
                                unsigned long long*, work_table::Table);
-// Listed wt1 token tiles: bm 64 (E58; with W's slabs, E65), bm 128 and 256 (E111: skewed K ranges
-// at M 65..128 and 193..256, W itself).
 TableKernelFn table_kernel_for(int bm, bool wsl = false) {
-  if (bm == 64) return wsl ? wgmma_tma_work_table_kernel<64, true> : wgmma_tma_work_table_kernel<64>;
-  if (bm == 128 && !wsl) return wgmma_tma_work_table_kernel<128>;
-  if (bm == 256 && !wsl) return wgmma_tma_work_table_kernel<256>;
-  return nullptr;
+  if (bm != 64) return nullptr;  // the only listed wt1 token tile
+  return wsl ? wgmma_tma_work_table_kernel<64, true> : wgmma_tma_work_table_kernel<64>;
 }
 
 // E65 (config key wsl1): W copied at prepare as k-block slabs [K/64][N][64] (lossless; slab kb =
@@ -223,19 +219,18 @@ class WgmmaTma final : public PreparedMethod {
     stamps_init(cfg);
     w_ = ctx.w;
 #endif
-    if (cfg.get("wt", 0) != 0) prepare_work_table(ctx, cfg.get("wt", 0), cfg.get("sk", 0));
+    if (cfg.get("wt", 0) != 0) prepare_work_table(ctx, cfg.get("wt", 0));
   }
 
   // ---- Work table (config key wt1, ledger E58; red5, one token tile): a grid of one CTA per SM
   // in K-split-major order (CTA c: tile c % tiles, member c / tiles; each tile's k-blocks split
-  // evenly over its members, or with skew k-blocks moved from the first to the last members, E111),
-  // built and checked here, passed as a kernel parameter. A run whose n_out is not N (the
-  // unpooler's row slice) takes the equal split.
-  void prepare_work_table(const PrepareContext& ctx, int wt, int skew) {
+  // evenly over its members), built and checked here, passed as a kernel parameter. A run whose
+  // n_out is not N (the unpooler's row slice) takes the equal split.
+  void prepare_work_table(const PrepareContext& ctx, int wt) {
     if (wt != 1) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt must be 0 or 1");
     if (red_ != 5) throw Error(StatusCode::invalid_argument, "wgmma_tma: wt1 needs red5");
     table_kernel_ = table_kernel_for(bm_, wsl_);
-    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: wt1 needs bm 64, or bm 128 / 256 with W itself");
+    if (!table_kernel_) throw Error(StatusCode::unsupported, "wgmma_tma: wt1 needs bm 64");
     table_ctas_ = std::min(ctx.dev.sm_count, work_table::kMaxCtas);
     cuda_check(cudaFuncSetAttribute(table_kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_),
                "wgmma_tma: cudaFuncSetAttribute(MaxDynamicSharedMemorySize), work table kernel");
@@ -243,7 +238,7 @@ class WgmmaTma final : public PreparedMethod {
                       "wgmma_tma wt1: cooperative grid") < table_ctas_)
       throw Error(StatusCode::unsupported, "wgmma_tma: wt1's grid of one CTA per SM is not co-resident");
     const int n_tiles = int(spec_.n / kBlockN), k_blocks = int(spec_.k / kBlockK);
-    const std::vector<work_table::Work> work = work_table::build(table_ctas_, n_tiles, k_blocks, skew);
+    const std::vector<work_table::Work> work = work_table::build(table_ctas_, n_tiles, k_blocks);
     const std::string why = work_table::check(work, n_tiles, k_blocks);
     if (!why.empty()) throw Error(StatusCode::internal, "wgmma_tma wt1: the work table is inconsistent: " + why);
     table_ = work_table::to_table(work, n_tiles);
@@ -680,24 +675,11 @@ std::vector<Config> wgmma_tma_configs() {
   // (bs1) instead of 16-byte stores: -7..-12 % at unpooler M 88..256, -20 % at o M 72..128, and no
   // better than the plain pair against cuBLAS at o M 136..256; each bulk copy costs its issuing lane
   // ~35-40 ns (P38). Removed; the code is in 8b2daf3.)
-  // ---- E111 (session 47): the bm256 tile (one token tile at M 193..256) over a work table of one
-  // CTA per SM (wt1: K-split-major, contiguous K ranges; qkv's 18 tiles take 7-8 members, the
-  // pooler's 32 take 4-5, the unpooler's 64 take 2-3; the config's split2 is only the equal-split
-  // grid a run with n_out < N would take), with the tile's K ranges skewed by sk k-blocks: its first
-  // members / 2 members end their main loop sk k-blocks (~0.65 us each at bm256) early and their
-  // bf16 adds drain while the last members / 2 still compute. Hypothesis (P36: these loops are
-  // tensor-bound; P37: the end-of-call adds drain at ~1 us per 2 MB, and adds issued during other
-  // CTAs' streams are not slowed; E86 stamps: 2.2-2.3 us from the last main-loop end to the last
-  // exit at qkv / pooler bm256): the last adds drain half the bytes in less than the skew costs.
-  // sk0 measures the table's grid alone against the plan's rk1.ki1(.ko1) equal split. The same
-  // three on the bm128 tile (one token tile at M 65..128, 0.33 us per k-block at full tensor rate;
-  // there the loops are DRAM-paced, P36, as the router ring's were in E110).
-  for (int bm : {256, 128})
-    for (int sk : {0, 1, 2}) {
-      Config c = with_wt(cfg(bm, 2, 1, 1, 5));
-      if (sk) c.params.push_back({"sk", sk});
-      list.push_back(c);
-    }
+  // (E111, sessions 47-48: the bm 128 / 256 token tiles over a work table of one CTA per SM (wt1),
+  // with each tile's first members / 2 handing 1-2 k-blocks to its last members / 2 (sk1 / sk2) so
+  // that their adds drain while the others compute: on an H100, wt1 alone -7..-12 % against the
+  // plan's tiles at qkv / pooler / unpooler M 96..256 (-15..-30 % at o), and the skew 0.1-0.7 us
+  // slower than wt1 in most cases. Removed; the code is in fbbad5d.)
   return list;
 }
 
@@ -767,22 +749,14 @@ std::string wgmma_tma_applicable(const ProjectionSpec& spec, const Config& c, in
   if (wsl != 0 && ko != 0) return "wgmma_tma: wsl1 is not instantiated with ko1";
   if ((ki != 0 || ko != 0) && !kernel_for(bm, bn, rk == 1, kord_of(c)))
     return "wgmma_tma: ki1 and ki1.ko1 are instantiated for rk1 (red5's own entry point) at bm 128, 192, 256; ko1 needs ki1";
-  const int sk = c.get("sk", 0);
-  if (sk != 0 && (wt != 1 || sk < 0 || sk > 2))
-    return "wgmma_tma: sk must be 0, or 1..2 with wt1 (k-blocks moved between a tile's members, E111)";
   if (wt != 0) {  // work table (E58)
     if (wt != 1) return "wgmma_tma: wt must be 0 (tile-major equal split) or 1 (work table, E58)";
     if (red != 5) return "wgmma_tma: wt1 needs red5 (bf16 atomics, no cluster)";
-    if (!table_kernel_for(bm, wsl != 0)) return "wgmma_tma: wt1 needs bm 64, or bm 128 / 256 with W itself (E111)";
+    if (!table_kernel_for(bm)) return "wgmma_tma: wt1 needs bm 64";
     if (m_hi > bm) return "wgmma_tma: wt1 covers one token tile (m <= bm)";
     const int ctas = std::min(dev.sm_count, work_table::kMaxCtas), tiles = int(spec.n / bn);
     if (tiles > ctas) return "wgmma_tma: wt1 needs at least one CTA per N tile";
     if (spec.k / kBlockK > work_table::kMaxKBlocks) return "wgmma_tma: wt1: more k-blocks than the table's 8 bits";
-    try {  // the table prepare() builds (a skew may leave a member without k-blocks)
-      work_table::build(ctas, tiles, int(spec.k / kBlockK), sk);
-    } catch (const Error& e) {
-      return std::string("wgmma_tma: wt1: ") + e.what();
-    }
   }
   if (std::size_t(smem_bytes(bm, bn, stages)) > dev.smem_per_block_optin)
     return "wgmma_tma: the smem ring (" + std::to_string(smem_bytes(bm, bn, stages)) +

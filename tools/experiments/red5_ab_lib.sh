@@ -16,8 +16,8 @@ U128=$P.bm128.split2.mc1.stages6.xfit1.red5.rk1  # unpooler M 65..117, 128
 U192=$P.bm192.split2.mc1.stages5.xfit1.red5.rk1  # unpooler M 118..127, 129..192
 U256=$P.bm256.split2.mc1.stages4.xfit1.red5.rk1  # unpooler M 224..256
 W64=$P.bm64.split2.mc1.stages8.xfit1.red5.wt1    # pooler M 6..32, unpooler M 17..64 (work table)
-W128=$P.bm128.split2.mc1.stages6.xfit1.red5.wt1  # E111 (session 47): the work table at M 65..128
-W256=$P.bm256.split2.mc1.stages4.xfit1.red5.wt1  # E111: the work table at M 193..256 (.sk1 / .sk2: skewed)
+W128=$P.bm128.split2.mc1.stages6.xfit1.red5.wt1  # E111 (session 47; refuted and removed in session 48): the work table at M 65..128
+W256=$P.bm256.split2.mc1.stages4.xfit1.red5.wt1  # E111 (removed): the work table at M 193..256 (.sk1 / .sk2: skewed)
 
 # red5_suite BIN OUT: the red5 GPU suite (every listed red5 config at every resident M, three
 # launches per M).
