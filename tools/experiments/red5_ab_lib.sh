@@ -52,26 +52,26 @@ stamps_bench() {
 }
 
 # plan_method_at PLAN_FILE FAMILY M: the method PLAN_FILE runs at (FAMILY, M); "baseline" where no
-# range of the family holds M (session 47's call scripts).
+# range of the family holds M (plan_h100_leads.py's method_at).
 plan_method_at() {
-  python3 - "$@" <<'PY'
-import json, sys
-plan, fam, m = sys.argv[1], sys.argv[2], int(sys.argv[3])
-for e in json.load(open(plan))['families'][fam]:
-    if e['m'][0] <= m <= e['m'][1]:
-        print(e['method'])
-        break
-else:
-    print('baseline')
-PY
+  PYTHONPATH=tools/experiments python3 -c 'import json, sys; from plan_h100_leads import method_at
+print(method_at(json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])))' "$@"
 }
 
 # plan_at FAMILY M: plan_method_at for plans/$PLAN (PLAN set by the caller, e.g. from device_plan).
 plan_at() { plan_method_at "plans/$PLAN" "$1" "$2"; }
 
-# device_plan OUT_DIR: writes the card's name, max SM clock and power limit to OUT_DIR/device.txt
-# (and stderr) and prints its plan file's name (an H200: h200.json; else the H100's).
+# device_plan OUT_DIR [BIN]: writes the card's name, max SM clock and power limit to
+# OUT_DIR/device.txt (and stderr) and prints the card's plan file as `projkit info` names it
+# (Plan::device_slug: h200.json, h100-80gb-hbm3.json); BIN defaults to the caller's $BIN. No plan
+# file under plans/ for the card: a message on stderr, nothing printed, status 3.
 device_plan() {
+  local bin=${2:-${BIN:?device_plan: BIN}} file
   nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader | tee "$1/device.txt" >&2
-  if grep -q H200 "$1/device.txt"; then echo h200.json; else echo h100-80gb-hbm3.json; fi
+  file=$("$bin/projkit" info 2>/dev/null | sed -n 's/^plan file for this device: \([^ ]*\).*/\1/p')
+  if [ -z "$file" ] || [ ! -f "plans/$file" ]; then
+    echo "device_plan: no plan file under plans/ for this card ('$file')" >&2
+    return 3
+  fi
+  echo "$file"
 }
