@@ -677,7 +677,7 @@ std::vector<Config> wgmma_tma_configs() {
   // ~35-40 ns (P38). Removed; the code is in 8b2daf3.)
   // (E111, sessions 47-48: the bm 128 / 256 token tiles over a work table of one CTA per SM (wt1),
   // with each tile's first members / 2 handing 1-2 k-blocks to its last members / 2 (sk1 / sk2) so
-  // that their adds drain while the others compute: on an H100, wt1 alone -7..-12 % against the
+  // that their adds drain while the others compute: on an H100, wt1 alone -7..-13 % against the
   // plan's tiles at qkv / pooler / unpooler M 96..256 (-15..-30 % at o), and sk1 / sk2 slower than
   // wt1 in 51 of 54 cases (by up to 0.95 us). Removed; the code is in fbbad5d.)
   return list;
