@@ -164,8 +164,13 @@ def load_binding(args):
     return projkit
 
 
-def time_paired_case(torch, F, timer, pk, family, m, pairs, min_copies):
-    """Median torch us, median projkit-baseline us, median paired ratio, copies."""
+def time_paired_case(torch, F, timer, pk, family, m, pairs, min_copies, make_projection=None, on_first_copy=None):
+    """Median torch us, median projkit us, median paired ratio, copies.
+
+    The projkit side is make_projection(w) (default: the C++ baseline, method="baseline");
+    on_first_copy(w, x, proj), if given, sees copy 0's operands before any capture."""
+    if make_projection is None:
+        make_projection = lambda w: pk.Projection(family, w, method="baseline", max_m=m)
     n, k, router = BUILTIN[family]
     n_out = SLICE[family][1] if family in SLICE and m <= SLICE[family][0] else n
     wsize = 4 if router else 2
@@ -179,7 +184,9 @@ def time_paired_case(torch, F, timer, pk, family, m, pairs, min_copies):
         w = (torch.randn(n, k, device="cuda", generator=g) / math.sqrt(k)).to(torch.float32 if router else torch.bfloat16)
         x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
         wv = w[:n_out]  # the rows the call reads (a contiguous view)
-        proj = pk.Projection(family, w, method="baseline", max_m=m)
+        proj = make_projection(w)
+        if c == 0 and on_first_copy is not None:
+            on_first_copy(w, x, proj)
         keep.append((w, x, proj))
         if router:
             tg.append(timer.capture(lambda x=x, w=wv: F.linear(x.float(), w)))
@@ -197,7 +204,7 @@ def time_paired_case(torch, F, timer, pk, family, m, pairs, min_copies):
     ratios = [t / p for t, p in zip(t_us, p_us) if p > 0]
     del tg, pg, keep
     if not ratios:  # every projkit replay at or below the replay overhead: say so, with the numbers
-        raise RuntimeError(f"{family} m={m}: no projkit-baseline replay above the replay overhead "
+        raise RuntimeError(f"{family} m={m}: no projkit replay above the replay overhead "
                            f"({timer.overhead_us:.2f} us; {len(p_us)} pairs, projkit median "
                            f"{statistics.median(p_us) if p_us else float('nan'):.2f} us, torch median "
                            f"{statistics.median(t_us) if t_us else float('nan'):.2f} us after subtracting it)")
@@ -224,17 +231,26 @@ def main_paired(args, torch, F):
     return cases, ok, timer, {"mode": "paired"}
 
 
-def main():
-    args = parse_args()
+def import_torch(tool):
+    """(torch, torch.nn.functional) with a CUDA device, or None after saying why on stderr."""
     try:
         import torch
         import torch.nn.functional as F
     except ImportError as e:
-        print(f"baseline_fidelity: error: PyTorch is required ({e})", file=sys.stderr)
-        return 2
+        print(f"{tool}: error: PyTorch is required ({e})", file=sys.stderr)
+        return None
     if not torch.cuda.is_available():
-        print("baseline_fidelity: error: no CUDA device visible to PyTorch", file=sys.stderr)
+        print(f"{tool}: error: no CUDA device visible to PyTorch", file=sys.stderr)
+        return None
+    return torch, F
+
+
+def main():
+    args = parse_args()
+    tf = import_torch("baseline_fidelity")
+    if tf is None:
         return 2
+    torch, F = tf
     try:
         if args.paired:
             cases, ok, timer, env = main_paired(args, torch, F)
