@@ -39,7 +39,7 @@ std::string read_text(const std::string& path) {
 
 void add_tune(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string families, m = "1..256", kernels, plan, out, log, resume;
+    std::string families, m = "1..256", kernels, plan, out, log, resume, flush = "write";
     int screen_pairs = 20, pairs = 60, top = 3, copies = 8, device = 0;
     double margin = 0.02;
   };
@@ -58,6 +58,9 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--log", a->log, "JSON-lines tune log to write (every measurement and decision)")->required();
   sub->add_option("--resume", a->resume, "partial tune log: its decided (family, M) are kept, not re-measured");
   sub->add_option("--device", a->device, "CUDA device ordinal");
+  sub->add_option("--flush", a->flush,
+                  "L2 flush before each replay: write (the judge's, default) or read (a clean L2: a plan for serving)")
+      ->capture_default_str();
   sub->callback([a, &run] {
     run = [a] {
       lab::TuneOptions o;
@@ -70,13 +73,14 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
       o.margin = a->margin;
       o.min_copies = a->copies;
       o.device = a->device;
+      o.flush = a->flush;
       o.log = [](const nlohmann::json&) {};  // replaced below; validation needs a sink
-      lab::validate_tune_options(o);         // bad options fail before any GPU work
       if (!a->resume.empty()) {
         lab::TuneLog prev = lab::parse_tune_log(read_text(a->resume));
         for (const std::string& w : prev.warnings) std::fprintf(stderr, "projkit: tune: %s\n", w.c_str());
         o.resumed = std::move(prev.records);
       }
+      lab::validate_tune_options(o);  // bad options (and a resumed log of another flush) fail before any GPU work
       require_writable(a->log);
       const DeviceInfo dev = require_device(a->device);
       const std::string out =

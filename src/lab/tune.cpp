@@ -268,6 +268,11 @@ void validate_tune_options(const TuneOptions& o) {
   if (o.top < 1) bad("--top must be >= 1, got " + std::to_string(o.top));
   if (!(o.margin >= 0.0 && o.margin < 1.0)) bad("--margin must be in [0, 1), got " + std::to_string(o.margin));
   if (o.min_copies < 8) bad("--copies must be >= 8, got " + std::to_string(o.min_copies));
+  if (o.flush != "write" && o.flush != "read") bad("--flush must be 'write' or 'read', got '" + o.flush + "'");
+  for (const json& r : o.resumed)
+    if (r.value("type", "") == "start" && r.value("flush", std::string("write")) != o.flush)
+      bad("the --resume log was measured under --flush " + r.value("flush", std::string("write")) +
+          ", this run under --flush " + o.flush + ": one plan from both would mix two L2 regimes");
   if (!o.log) bad("a log sink is required");
 }
 
@@ -407,7 +412,7 @@ Plan run_tune(const TuneOptions& o) {
   cuda_check(cudaSetDevice(o.device), "cudaSetDevice");
   const DeviceInfo dev = DeviceInfo::query(o.device);
   const PlanHeader header{kVersion, dev.name, dev.sm_count, dev.runtime_version, dev.cublas_version};
-  GraphTimer timer(dev);
+  GraphTimer timer(dev, parse_flush_mode(o.flush));
   const Clock clock;
   auto say = [&](const std::string& line) {
     if (!o.progress) return;
@@ -432,7 +437,7 @@ Plan run_tune(const TuneOptions& o) {
   };
   emit({{"type", "start"}, {"schema", kTuneLogSchema}, {"device", dev.name}, {"families", families}, {"ms", ms},
         {"screen_pairs", o.screen_pairs}, {"pairs", o.pairs}, {"margin", o.margin}, {"top", o.top},
-        {"overhead_us", timer.overhead_us()}});
+        {"flush", o.flush}, {"overhead_us", timer.overhead_us()}});
   const std::set<std::pair<std::string, int>> decided = decided_cases(o.resumed);
 
   std::map<std::string, std::unique_ptr<FamilyRig>> rigs;

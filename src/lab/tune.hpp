@@ -16,7 +16,7 @@
 // measurements give the same plan, and a partial log resumes a run (--resume).
 //
 // Log records ("type" field):
-//   start        {device, families, ms, screen_pairs, pairs, margin, top}
+//   start        {device, families, ms, screen_pairs, pairs, margin, top, flush}  (flush absent = "write")
 //   inapplicable {family, config, m: [lo, hi], reason}          not screened there
 //   screen       {family, m, config, ratio, base_us, cand_us, pairs} | {family, m, config, excluded}
 //   retest       {family, m, config, ratio, base_us, cand_us, pairs}
@@ -122,13 +122,16 @@ struct TuneOptions {
   int top = 3;                        // screened configs that reach the retest, >= 1
   double margin = 0.02;               // relative gain a challenger needs over the incumbent
   int min_copies = 8;                 // rotated copies, >= 8 (raised until > 2x L2)
+  std::string flush = "write";        // L2 flush before each replay: "write" (the judge's) or "read" (a clean
+                                      // L2, as a serving process mostly sees it; ledger P45)
   Plan existing = Plan::safe();       // the current plan: incumbents, and the untuned ranges
   std::vector<nlohmann::json> resumed;  // records of a partial log: decided (family, m) are skipped
   int device = 0;
   std::function<void(const nlohmann::json&)> log;       // each new record (required)
   std::function<void(const std::string&)> progress;     // progress lines (may be empty)
 };
-// Throws Error(invalid_argument) naming the bad option (no device needed).
+// Throws Error(invalid_argument) naming the bad option (no device needed), including a resumed
+// log measured under another --flush than o.flush (its measurements would not compare).
 void validate_tune_options(const TuneOptions& o);
 
 // Runs the measurements and returns the plan (header from the device).

@@ -249,4 +249,29 @@ TEST(LabTune, OptionValidation) {
   expect_bad([](TuneOptions& b) { b.kernels = {"no_such_kernel"}; }, "no_such_kernel");
   expect_bad([](TuneOptions& b) { b.families = {"nope"}; }, "nope");
   expect_bad([](TuneOptions& b) { b.log = nullptr; }, "log");
+  expect_bad([](TuneOptions& b) { b.flush = "none"; }, "--flush");
+}
+
+// A resumed log keeps its decisions only under the flush it was measured with (a log from before
+// the flush was recorded counts as "write", the only flush tune had then).
+TEST(LabTune, ResumeRefusesAnotherFlush) {
+  TuneOptions o;
+  o.log = [](const json&) {};
+  const json old_start = {{"type", "start"}, {"schema", kTuneLogSchema}, {"device", "NVIDIA H200"}};
+  json read_start = old_start;
+  read_start["flush"] = "read";
+  o.resumed = {old_start};
+  EXPECT_NO_THROW(validate_tune_options(o));  // write against a log without the field
+  o.flush = "read";
+  try {
+    validate_tune_options(o);
+    ADD_FAILURE() << "a write-flush log resumed under --flush read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("--flush write"), std::string::npos) << e.what();
+  }
+  o.resumed = {read_start};
+  EXPECT_NO_THROW(validate_tune_options(o));
+  o.flush = "write";
+  EXPECT_THROW(validate_tune_options(o), Error);
 }
