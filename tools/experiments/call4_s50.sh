@@ -24,14 +24,14 @@ cat "$O/device.txt"
 SHIPPED=plans/$("$BIN/projkit" info 2>/dev/null | sed -n 's/^plan file for this device: \([^ ]*\).*/\1/p')
 [ -f "$SHIPPED" ] || { echo "no shipped plan for this device ($SHIPPED)"; exit 3; }
 SERVING=$O/plan-serving.json
-timeout 330 "$BIN/projkit" tune --flush read --families o,pooler,unpooler --m 65..256 --kernels wgmma_tma \
+timeout 300 "$BIN/projkit" tune --flush read --families o,pooler,unpooler --m 65..256 --kernels wgmma_tma \
   --top 3 --screen-pairs 20 --pairs 100 --plan "$SHIPPED" --out "$SERVING" --log "$O/tune-serving.jsonl" \
   >"$O/tune.txt" 2>&1
 echo "tune rc=$? ($SECONDS s)"
 [ -f "$SERVING" ] || { tail -5 "$O/tune.txt"; exit 4; }
 for p in shipped serving; do
   f=$SHIPPED; [ $p = serving ] && f=$SERVING
-  timeout 200 "$BIN/projkit" bench --m-sweep 1..256 --pairs 100 --flush read --plan "$f" \
+  timeout 150 "$BIN/projkit" bench --m-sweep 1..256 --pairs 100 --flush read --plan "$f" \
     --json "$O/sweep-read-$p.json" >"$O/b/sweep-read-$p.txt" 2>&1
   echo "sweep ($p) rc=$? ($SECONDS s)"
 done
