@@ -3,7 +3,7 @@
 # default bench, the A/A bench, check over M 1..256, baseline fidelity against torch.
 # Usage: tools/device_results.sh BIN_DIR OUT_DIR [STEPS]
 #   BIN_DIR holds projkit and projkit_gpu_tests; OUT_DIR receives the JSON and logs.
-#   STEPS (default "tests floor bench aa check fidelity") picks and orders the steps;
+#   STEPS (default "tests floor bench cleanl2 aa check fidelity") picks and orders the steps;
 #   also: tune (writes OUT/<device slug>.json, e.g. h200.json, and its log, OUT/tune.jsonl or
 #   OUT/tune/; later steps then use that plan),
 #   sweep (bench --m-sweep 1..256 -> OUT/bench-sweep.json), report (atlas of the sweep),
@@ -16,7 +16,7 @@
 #   FIDELITY_ARGS (default --paired; set it empty for the two-process comparison).
 # A short table of the headline numbers is printed last.
 set -uo pipefail
-BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench aa check fidelity}
+BIN=${1:?bin dir}; OUT=${2:?out dir}; STEPS=${3:-tests floor bench cleanl2 aa check fidelity}
 EXTRA=${PROJKIT_BENCH_ARGS:-}
 PLAN_ARGS=()
 TUNE_KERNELS=${TUNE_KERNELS:-}
@@ -77,6 +77,10 @@ for s in $STEPS; do
     bench)
       step "bench (default workload, shipped plan)"
       "$BIN/projkit" bench --pairs ${BENCH_PAIRS:-100} --json "$OUT/bench-default.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tee -a "$LOG" || status=1 ;;
+    cleanl2)
+      # the same bench after a read flush: a clean L2, closer to a serving process (ledger P45)
+      step "bench (default workload, shipped plan, read flush: clean L2)"
+      "$BIN/projkit" bench --pairs ${BENCH_PAIRS:-100} --flush read --json "$OUT/bench-clean-l2.json" "${PLAN_ARGS[@]}" $EXTRA 2>>"$LOG" | tail -3 | tee -a "$LOG" || status=1 ;;
     aa)
       step "A/A bench (baseline vs baseline)"
       "$BIN/projkit" bench --baseline-vs-baseline --pairs ${BENCH_PAIRS:-100} --json "$OUT/aa.json" $EXTRA 2>>"$LOG" | tee -a "$LOG" | tail -4 || status=1 ;;
@@ -104,6 +108,11 @@ if b:
     for c in b["cases"]:
         print("  %-9s m=%-4d %-44s base %6.2f cand %6.2f ratio %.3f  x floor %.2f" % (
             c["family"], c["m"], c["method"][:44], c["base_us"], c["cand_us"], c["ratio"], c["over_floor"]))
+r = load("bench-clean-l2.json")
+if r:
+    low = [c for c in r["cases"] if c["ratio"] < 1]
+    print("clean-L2 bench (read flush) score %.4f; cases below 1.00: %s" % (
+        r["score"], ", ".join("%s M%d %.3f" % (c["family"], c["m"], c["ratio"]) for c in low) or "none"))
 s = load("bench-sweep.json")
 if s:
     fams = {}
