@@ -31,7 +31,7 @@ echo "tune rc=$? ($SECONDS s)"
 [ -f "$SERVING" ] || { tail -5 "$O/tune.txt"; exit 4; }
 for p in shipped serving; do
   f=$SHIPPED; [ $p = serving ] && f=$SERVING
-  timeout 150 "$BIN/projkit" bench --m-sweep 1..256 --pairs 100 --flush read --plan "$f" \
+  timeout 150 "$BIN/projkit" bench --m-sweep 1..256 --pairs 60 --flush read --plan "$f" \
     --json "$O/sweep-read-$p.json" >"$O/b/sweep-read-$p.txt" 2>&1
   echo "sweep ($p) rc=$? ($SECONDS s)"
 done
@@ -47,7 +47,7 @@ python3 - "$O" <<'PY' | tee "$O/summary.txt"
 import glob, json, os, statistics as st, sys
 O = sys.argv[1]
 fams = ["qkv", "o", "pooler", "unpooler", "router"]
-print("E113 / P46: read flush, M 1..256, 100 pairs per M: M below 1.00 / below 0.98 (lowest ratio, at M)")
+print("E113 / P46: read flush, M 1..256, 60 pairs per M: M below 1.00 / below 0.98 (lowest ratio, at M)")
 sw = {}
 for p in ("shipped", "serving"):
     f = os.path.join(O, f"sweep-read-{p}.json")
