@@ -6,7 +6,7 @@
 # for qkv and the router the shipped plan already wins with a clean L2 at the scored M (P45).
 # Steps: (1) the tune (wgmma_tma and the baseline; the shipped plan as incumbent and for every other
 # (family, M)); (2) `projkit bench --m-sweep 1..256 --flush read` of the shipped plan (P46) and of the
-# serving plan, 100 pairs per M; (3) the default workload, 200 pairs, per flush: shipped, serving,
+# serving plan, 60 pairs per M; (3) the default workload, 200 pairs, per flush: shipped, serving,
 # serving, shipped. A table last: per family the M below 1.00 / 0.98 with a clean L2, both plans;
 # the scores under both flushes.
 # Predicted: with a clean L2 the serving plan has no scored case below 1.00 and no M below 0.98
