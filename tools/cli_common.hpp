@@ -11,7 +11,7 @@ namespace projkit::cli {
 // Throws Error(unsupported) "no CUDA device: ..." when there is none.
 DeviceInfo require_device(int ordinal);
 
-// The plan a command runs with: "safe", a file (strict: a bad explicit plan is an
+// The plan a command runs with: "safe", "serving" or a file (strict: a bad or missing explicit plan is an
 // error), or "" for the device's default plan (warnings printed to stderr).
 Plan load_plan(const std::string& arg, const DeviceInfo& dev);
 // Fill env.plan_source / env.plan_sha256 for a plan, or for a named method / A/A run.

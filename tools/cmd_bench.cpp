@@ -24,7 +24,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--loads", a->loads, "M values to run, e.g. 1,8 (default: the workload's loads)");
   sub->add_option("--families", a->families, "families to run, e.g. qkv,o (default: all of the workload's)");
   sub->add_option("--m-sweep", a->m_sweep, "run every M in A..B instead of the loads");
-  sub->add_option("--plan", a->plan, "plan file, or 'safe' (default: the device's plan)");
+  sub->add_option("--plan", a->plan, "plan file, 'safe', or 'serving' (the device's clean-L2 plan; default: the device's plan)");
   sub->add_option("--method", a->method, "candidate = this one method config (e.g. baseline, reference)");
   sub->add_flag("--baseline-vs-baseline", a->aa, "A/A run: candidate = baseline (the ratio spread is the noise)");
   sub->add_option("--pairs", a->pairs, "paired replays per case (>= 50)")->check(CLI::Range(50, 100000));

@@ -23,7 +23,7 @@ void add_check(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--workload", a->workload, "workload JSON giving the families (default: built-in)");
   sub->add_option("--seeds", a->seeds, "weight seeds (fresh weights and Projections each)")->check(CLI::Range(1, 1000));
   sub->add_option("--replays", a->replays, "graph replays with fresh activations per seed and M")->check(CLI::Range(1, 1000));
-  sub->add_option("--plan", a->plan, "plan file, or 'safe' (default: the device's plan)");
+  sub->add_option("--plan", a->plan, "plan file, 'safe', or 'serving' (the device's clean-L2 plan; default: the device's plan)");
   sub->add_option("--method", a->method, "check this one method config instead of the plan");
   sub->add_option("--device", a->device, "CUDA device ordinal");
   sub->add_option("--json", a->json, "write the projkit.check/1 report here");

@@ -74,7 +74,7 @@ void add_info(CLI::App& app, std::function<int()>& run) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand("info", "device, plan in force, kernel families and their configs");
-  sub->add_option("--plan", a->plan, "plan file, or 'safe' (default: the device's plan)");
+  sub->add_option("--plan", a->plan, "plan file, 'safe', or 'serving' (the device's clean-L2 plan; default: the device's plan)");
   sub->add_option("--device", a->device, "CUDA device ordinal");
   sub->callback([a, &run] {
     run = [a] {
@@ -86,6 +86,9 @@ void add_info(CLI::App& app, std::function<int()>& run) {
                 << "CUDA runtime " << dev.runtime_version << ", driver " << dev.driver_version << ", cuBLAS "
                 << dev.cublas_version << "\n"
                 << "plan file for this device: " << Plan::device_slug(dev.name) << ".json (in a plans dir)\n";
+      const std::string serving = Plan::find_file(dev, Plan::kServingSet);
+      std::cout << "serving plan (--plan serving, tuned with a clean L2): "
+                << (serving.empty() ? "none for this device" : serving) << "\n";
       const Plan plan = load_plan(a->plan, dev);
       std::cout << "\nplan: " << plan.source << "\n";
       for (const ProjectionSpec& spec : builtin_specs()) {

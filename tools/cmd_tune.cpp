@@ -53,8 +53,8 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--top", a->top, "screened configs per M that reach the retest")->capture_default_str();
   sub->add_option("--margin", a->margin, "relative gain a challenger needs over the current choice")->capture_default_str();
   sub->add_option("--copies", a->copies, "minimum rotated copies (>= 8; raised until > 2x L2)")->capture_default_str();
-  sub->add_option("--plan", a->plan, "current plan (incumbents, untuned ranges): file or 'safe' (default: the device's)");
-  sub->add_option("--out", a->out, "plan file to write (default: <plans dir>/<device slug>.json)");
+  sub->add_option("--plan", a->plan, "current plan (incumbents, untuned ranges): file, 'safe' or 'serving' (default: the device's)");
+  sub->add_option("--out", a->out, "plan file to write (default: <plans dir>/<device slug>.json; with --flush read <plans dir>/serving/<device slug>.json)");
   sub->add_option("--log", a->log, "JSON-lines tune log to write (every measurement and decision)")->required();
   sub->add_option("--resume", a->resume, "partial tune log: its decided (family, M) are kept, not re-measured");
   sub->add_option("--device", a->device, "CUDA device ordinal");
@@ -83,8 +83,18 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
       lab::validate_tune_options(o);  // bad options (and a resumed log of another flush) fail before any GPU work
       require_writable(a->log);
       const DeviceInfo dev = require_device(a->device);
-      const std::string out =
-          a->out.empty() ? (default_plans_dir() / (Plan::device_slug(dev.name) + ".json")).string() : a->out;
+      // Default --out: the plan set the flush tunes for (a read flush: plans/serving/).
+      std::string out = a->out;
+      if (out.empty()) {
+        fs::path dir = default_plans_dir();
+        if (o.flush == "read") {
+          dir /= std::string(Plan::kServingSet);
+          std::error_code ec;
+          fs::create_directories(dir, ec);
+          if (ec) throw Error(StatusCode::invalid_argument, "tune: cannot create '" + dir.string() + "': " + ec.message());
+        }
+        out = (dir / (Plan::device_slug(dev.name) + ".json")).string();
+      }
       require_writable(out);
       o.existing = load_plan(a->plan, dev);
       // The log is rewritten from the resumed records, then appended to line by line.

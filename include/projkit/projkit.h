@@ -52,7 +52,9 @@ pkStatus pk_family_info(const char* family, pkFamilyInfo* out);
 /* Create a projection for a built-in family ("qkv", "o", "pooler", "unpooler",
  * "router") over device weights W row-major [N, K] (bf16, router fp32).
  * plan_path: NULL = the plan for the current device (plans/<device>.json or the
- * built-in safe plan); "safe" = baseline everywhere; otherwise a plan file.
+ * built-in safe plan); "safe" = baseline everywhere; "serving" = the device's
+ * serving plan (plans/serving/<device>.json, tuned with a clean L2; without one,
+ * the default plan, or PK_PLAN_MISMATCH with PK_STRICT_PLAN); otherwise a plan file.
  * method: NULL = follow the plan; otherwise one method config for every m.
  * max_m: largest m run() will accept (1..4096). flags: PK_STRICT_PLAN (plan
  * problems fail instead of falling back to the baseline; 1, as the former

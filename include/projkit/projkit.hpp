@@ -148,8 +148,24 @@ class Plan {
   static Plan from_json_text(std::string_view text, const DeviceInfo& dev, bool strict = false,
                              std::string source = "<text>");
   static Plan from_file(const std::string& path, const DeviceInfo& dev, bool strict = false);
-  // $PROJKIT_PLAN if set, else <plans dir>/<device slug>.json, else safe().
+  // Plan sets. The default set, <plans dir>/<device slug>.json, is tuned under the judge's
+  // protocol (a write flush: L2 full of dirty lines before every call). The serving set,
+  // <plans dir>/serving/<device slug>.json, is tuned with a clean L2 (`projkit tune --flush
+  // read`), the state a serving process usually leaves between projections; it differs where
+  // the two L2 states rank the methods differently (docs/design.md, "Plans").
+  static constexpr std::string_view kServingSet = "serving";
+  // $PROJKIT_PLAN if set (a name as in named()), else the default set's plan, else safe().
   static Plan for_device(int ordinal, bool strict = false);
+  // The plan file of set ("" = the default set, or kServingSet) for dev in the plans dirs
+  // ($PROJKIT_PLAN_DIR, then next to the executable, then the source tree); "" when there is
+  // none. An unknown set throws Error(invalid_argument).
+  static std::string find_file(const DeviceInfo& dev, std::string_view set);
+  // That file loaded; without it: strict throws Error(plan_mismatch), else the serving set falls
+  // back to the default set's plan and the default set to safe(), each with a warning.
+  static Plan for_device_info(const DeviceInfo& dev, bool strict = false, std::string_view set = "");
+  // The plan a caller names: "" = the default set, "safe", "serving" = the serving set,
+  // anything else a plan file (write "./serving" for a file of that name).
+  static Plan named(std::string_view name, const DeviceInfo& dev, bool strict = false);
   static std::string device_slug(const std::string& device_name);  // "NVIDIA H200" -> "h200"
 
   const std::vector<PlanRange>* ranges(std::string_view family) const;

@@ -115,6 +115,10 @@ def _check(status: int) -> None:
 class Projection:
     """A built-in family prepared once from its weights; call it with x [m, K] bf16.
 
+    plan: None = the device's default plan (tuned under the judge's write flush); "serving" = its
+    serving plan (tuned with a clean L2, the state a serving process usually leaves; the default
+    plan where the device has none, or an error with strict=True); "safe" = the baseline
+    everywhere; otherwise a plan file.
     weight_copies=False: the plan's methods that keep a re-laid-out copy of the weights
     (wgmma_tma's k-block slabs, N*K*2 bytes) run as their copy-free twins instead (slower there).
     """

@@ -71,8 +71,8 @@ pkStatus pk_projection_create(pkProjection** out, const char* family, const void
     }
     projkit::Plan plan;
     if (!plan_path) plan = projkit::Plan::for_device(-1, opts.strict_plan);
-    else if (std::string(plan_path) == "safe") plan = projkit::Plan::safe();
-    else plan = projkit::Plan::from_file(plan_path, projkit::DeviceInfo::query(-1), opts.strict_plan);
+    else if (std::string(plan_path) == "safe") plan = projkit::Plan::safe();  // no device query
+    else plan = projkit::Plan::named(plan_path, projkit::DeviceInfo::query(-1), opts.strict_plan);
     *out = new pkProjection{projkit::Projection(spec, d_weights, plan, opts)};
     return PK_OK;
   });

@@ -183,22 +183,47 @@ static std::vector<fs::path> plan_dirs() {
   return dirs;
 }
 
-Plan Plan::for_device(int ordinal, bool strict) {
-  DeviceInfo dev = DeviceInfo::query(ordinal);
-  if (const char* env = std::getenv("PROJKIT_PLAN")) {
-    if (std::string(env) == "safe") return safe();
-    return from_file(env, dev, strict);
-  }
-  const std::string file = device_slug(dev.name) + ".json";
+std::string Plan::find_file(const DeviceInfo& dev, std::string_view set) {
+  if (!set.empty() && set != kServingSet)
+    throw Error(StatusCode::invalid_argument,
+                "plan set '" + std::string(set) + "' is unknown (the sets: the default, '" + std::string(kServingSet) + "')");
+  const fs::path file = (set.empty() ? fs::path() : fs::path(set)) / (device_slug(dev.name) + ".json");
   for (const auto& d : plan_dirs()) {
     std::error_code ec;
-    if (fs::exists(d / file, ec)) return from_file(fs::weakly_canonical(d / file).string(), dev, strict);
+    if (fs::is_regular_file(d / file, ec)) return fs::weakly_canonical(d / file).string();
   }
-  if (strict) throw Error(StatusCode::plan_mismatch, "no plan file '" + file + "' for device '" + dev.name + "'");
+  return "";
+}
+
+Plan Plan::for_device_info(const DeviceInfo& dev, bool strict, std::string_view set) {
+  const std::string path = find_file(dev, set);
+  if (!path.empty()) return from_file(path, dev, strict);
+  const std::string what = (set.empty() ? "" : std::string(set) + "/") + device_slug(dev.name) + ".json";
+  if (strict) throw Error(StatusCode::plan_mismatch, "no plan file '" + what + "' for device '" + dev.name + "'");
+  if (!set.empty()) {
+    // A serving plan is a refinement of the default one: without it, the default plan.
+    Plan p = for_device_info(dev, false, "");
+    p.warnings.insert(p.warnings.begin(), "no plan file '" + what + "' for device '" + dev.name +
+                                              "' -- using the default plan set's (" + p.source + ")");
+    return p;
+  }
   Plan p = safe();
-  p.warnings.push_back("no plan file '" + file + "' for device '" + dev.name +
+  p.warnings.push_back("no plan file '" + what + "' for device '" + dev.name +
                        "' -- using the built-in safe plan (baseline everywhere)");
   return p;
+}
+
+Plan Plan::named(std::string_view name, const DeviceInfo& dev, bool strict) {
+  if (name.empty()) return for_device_info(dev, strict, "");
+  if (name == "safe") return safe();
+  if (name == kServingSet) return for_device_info(dev, strict, kServingSet);
+  return from_file(std::string(name), dev, strict);
+}
+
+Plan Plan::for_device(int ordinal, bool strict) {
+  DeviceInfo dev = DeviceInfo::query(ordinal);
+  if (const char* env = std::getenv("PROJKIT_PLAN")) return named(env, dev, strict);
+  return for_device_info(dev, strict, "");
 }
 
 }  // namespace projkit

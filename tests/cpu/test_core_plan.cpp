@@ -1,5 +1,8 @@
 // Method config names, plan parsing, validation against a device, and fallback.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include <algorithm>
 #include <filesystem>
@@ -145,7 +148,8 @@ TEST(Methods, EveryListedConfigNameParsesBackToItself) {
 
 // The shipped plans must stay loadable when configs are added or dropped from a kernel's list:
 // every range names a listed config that is applicable on the plan's device over the whole range.
-// One table names each file in plans/ and a fake of the device its header names.
+// One table names each file in plans/ (the default set) and plans/serving/ (the serving set) and a
+// fake of the device its header names. A set's files are found by the device's slug alone.
 std::vector<std::pair<std::string, DeviceInfo>> shipped_plans() {
   return {{"h200.json", fake_h200()}, {"h100-80gb-hbm3.json", fake_h100()}};
 }
@@ -159,7 +163,8 @@ TEST(Plan, ShippedPlansNameOnlyListedApplicableConfigs) {
     text << f.rdbuf();
     const Plan p = Plan::from_json_text(text.str(), d, true);  // strict: throws on any problem
     EXPECT_TRUE(p.warnings.empty()) << file;
-    EXPECT_EQ(Plan::device_slug(d.name) + ".json", file);  // Plan::for_device finds it by this name
+    // Plan::for_device_info finds it by this name, in its set's directory
+    EXPECT_EQ(Plan::device_slug(d.name) + ".json", std::filesystem::path(file).filename().string());
     ASSERT_FALSE(p.families.empty()) << file;
     int ranges = 0;
     for (const auto& [family, rs] : p.families)
@@ -172,19 +177,110 @@ TEST(Plan, ShippedPlansNameOnlyListedApplicableConfigs) {
   }
 }
 
-// No plan file goes untested: each one in plans/ is in shipped_plans().
+// No plan file goes untested: each one in plans/ and plans/serving/ is in shipped_plans(), and
+// the plans dir holds no other set.
 TEST(Plan, EveryPlanFileIsCovered) {
-  const std::filesystem::path dir = std::filesystem::path(PROJKIT_TEST_DATA) / ".." / ".." / "plans";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(PROJKIT_TEST_DATA) / ".." / ".." / "plans";
   const auto table = shipped_plans();
   std::size_t files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
-    ++files;
-    const std::string name = e.path().filename().string();
-    EXPECT_TRUE(std::any_of(table.begin(), table.end(), [&](const auto& t) { return t.first == name; }))
-        << "untested plan file " << name;
+  for (const fs::path& sub : {dir, dir / std::string(Plan::kServingSet)}) {
+    if (!fs::is_directory(sub)) continue;
+    for (const auto& e : fs::directory_iterator(sub)) {
+      if (e.is_directory()) {
+        const std::string n = e.path().filename().string();
+        EXPECT_TRUE(sub == dir && (n == Plan::kServingSet || n == "tune-logs")) << "unknown plans dir " << e.path();
+        continue;
+      }
+      if (e.path().extension() != ".json") continue;
+      ++files;
+      const std::string name = fs::relative(e.path(), dir).generic_string();
+      EXPECT_TRUE(std::any_of(table.begin(), table.end(), [&](const auto& t) { return t.first == name; }))
+          << "untested plan file " << name;
+    }
   }
   EXPECT_EQ(files, table.size());
+}
+
+// Plan sets: a device's default plan is <dir>/<slug>.json, its serving plan <dir>/serving/<slug>.json;
+// a missing serving plan falls back to the default one (or throws when strict), a missing default
+// plan to safe(); names pick a set, "safe" or a file; an unknown set is refused by name.
+namespace {
+struct PlanDirEnv {  // PROJKIT_PLAN_DIR -> a fresh temporary plans dir for one test
+  std::filesystem::path dir;
+  explicit PlanDirEnv(const std::string& tag) {
+    dir = std::filesystem::temp_directory_path() / ("projkit-plan-sets-" + tag + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "serving");
+    ::setenv("PROJKIT_PLAN_DIR", dir.c_str(), 1);
+  }
+  ~PlanDirEnv() {
+    ::unsetenv("PROJKIT_PLAN_DIR");
+    std::filesystem::remove_all(dir);
+  }
+  void write(const std::string& rel, const std::string& text) const { std::ofstream(dir / rel) << text; }
+};
+DeviceInfo probe_device() {  // a name no shipped plan carries, so the source tree's plans/ never match
+  DeviceInfo d = fake_h200();
+  d.name = "NVIDIA Plan Set Probe";
+  return d;
+}
+}  // namespace
+
+TEST(PlanSets, EachSetIsFoundInItsOwnDirectory) {
+  const PlanDirEnv env("found");
+  const DeviceInfo d = probe_device();
+  ASSERT_EQ(Plan::device_slug(d.name), "plan-set-probe");
+  env.write("plan-set-probe.json", plan_text(d.name, 132, R"({"qkv":[{"m":[1,256],"method":"baseline"}]})"));
+  env.write("serving/plan-set-probe.json", plan_text(d.name, 132, R"({"o":[{"m":[1,256],"method":"baseline"}]})"));
+  const Plan def = Plan::for_device_info(d, true, "");
+  const Plan srv = Plan::for_device_info(d, true, Plan::kServingSet);
+  EXPECT_NE(def.source.find("plan-set-probe.json"), std::string::npos) << def.source;
+  EXPECT_EQ(def.source.find("serving"), std::string::npos) << def.source;
+  EXPECT_NE(srv.source.find("serving/plan-set-probe.json"), std::string::npos) << srv.source;
+  EXPECT_NE(def.ranges("qkv"), nullptr);
+  EXPECT_EQ(def.ranges("o"), nullptr);
+  EXPECT_NE(srv.ranges("o"), nullptr);
+  EXPECT_EQ(srv.ranges("qkv"), nullptr);
+  // The same through the names a caller passes (the C ABI's plan_path, the CLI's --plan).
+  EXPECT_EQ(Plan::named("serving", d, true).source, srv.source);
+  EXPECT_EQ(Plan::named("", d, true).source, def.source);
+  EXPECT_EQ(Plan::named("safe", d, true).source, "builtin-safe");
+  EXPECT_EQ(Plan::named(srv.source, d, true).source, srv.source);  // a file path
+}
+
+TEST(PlanSets, MissingServingPlanFallsBackToTheDefaultOrThrowsWhenStrict) {
+  const PlanDirEnv env("fallback");
+  const DeviceInfo d = probe_device();
+  env.write("plan-set-probe.json", plan_text(d.name, 132, R"({"qkv":[{"m":[1,256],"method":"baseline"}]})"));
+  EXPECT_EQ(Plan::find_file(d, Plan::kServingSet), "");
+  const Plan p = Plan::for_device_info(d, false, Plan::kServingSet);
+  EXPECT_NE(p.source.find("plan-set-probe.json"), std::string::npos) << p.source;
+  ASSERT_FALSE(p.warnings.empty());
+  EXPECT_NE(p.warnings[0].find("serving/plan-set-probe.json"), std::string::npos) << p.warnings[0];
+  try {
+    Plan::named("serving", d, true);
+    ADD_FAILURE() << "a strict request for a missing serving plan must throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::plan_mismatch);
+    EXPECT_NE(std::string(e.what()).find("serving/plan-set-probe.json"), std::string::npos) << e.what();
+  }
+  // No plan of either set: safe(), with a warning; strict throws.
+  std::filesystem::remove(env.dir / "plan-set-probe.json");
+  const Plan q = Plan::for_device_info(d, false, Plan::kServingSet);
+  EXPECT_EQ(q.source, "builtin-safe");
+  EXPECT_GE(q.warnings.size(), 2u);
+  EXPECT_THROW(Plan::for_device_info(d, true, ""), Error);
+}
+
+TEST(PlanSets, UnknownSetIsRefusedByName) {
+  try {
+    Plan::find_file(fake_h200(), "judge2");
+    ADD_FAILURE() << "an unknown plan set must throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("judge2"), std::string::npos) << e.what();
+  }
 }
 
 // wgmma_tma red5 (split-K by atomics, cooperative launch: every CTA resident, one per SM) is

@@ -71,6 +71,30 @@ def test_without_weight_copies_runs_copy_free_twins(family, m):
 
 
 @needs_gpu
+@pytest.mark.parametrize("family,m", [("o", 48), ("unpooler", 200), ("router", 130)])
+def test_serving_plan_set(family, m):
+    """plan="serving": the device's clean-L2 plan (plans/serving/<device>.json), or its default plan
+    where it has none; strict=True instead refuses a missing serving plan, naming the file."""
+    _library_or_skip()
+    n, k = SHAPES[family]
+    g = torch.Generator(device="cuda").manual_seed(m)
+    router = family == "router"
+    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.float32 if router else torch.bfloat16)
+    x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+    proj = projkit.Projection(family, w, plan="serving")
+    y = proj(x)
+    ref = F.linear(x.double(), w.double())
+    err = (y.double() - ref).norm() / ref.norm()
+    assert err < (1e-4 if router else 1e-2), f"{family} m={m} via {proj.method(m)}: rel L2 {err:.2e}"
+    try:
+        strict = projkit.Projection(family, w, plan="serving", strict=True)
+    except projkit.ProjkitError as e:
+        assert "serving/" in str(e), str(e)
+    else:
+        assert strict.method(m) == proj.method(m)
+
+
+@needs_gpu
 def test_bad_input_raises_named_error():
     _library_or_skip()
     w = torch.zeros(2304, 8192, device="cuda", dtype=torch.bfloat16)

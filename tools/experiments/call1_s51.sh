@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Session 51, call 1 (ledger E114): a serving plan (tuned with a clean L2, `--flush read`) for the
+# card this call gets, finished where session 50's E113 left it.
+#   H100 80GB HBM3: E113's plan (o, pooler, unpooler re-tuned at M 65..256 with a read flush) plus
+#     o at M 33..64, the range E113 left at 0.88-0.94x (splitk_mma_l2, wgmma_tma and the baseline).
+#   H200: the same two tunes on the shipped H200 plan (o 33..64; o, pooler, unpooler 65..256).
+# Then `projkit bench --m-sweep 1..256 --flush read` (60 pairs per M) of the serving plan (the
+# shipped plan's read sweep on the H100 is session 50's E113); the shipping rule (below) applied to
+# it; the pruned plan installed as plans/serving/<device>.json and checked through `--plan serving`
+# (projkit check of the families it changes; the binding's serving test); the default workload
+# (200 pairs) per flush: shipped, serving, serving, shipped.
+# Predicted: the pruned serving plan has no M below 0.98 in its read-flush sweep but noise (the
+# shipping criterion); its read-flush score >= the shipped plan's; ~2 % lost under the write flush.
+# Usage: tools/experiments/call1_s51.sh BIN OUT   (BIN: projkit, libprojkit.so with plan sets; H100 ~5 min, H200 ~9 min)
+set -u
+BIN=${1:?}; O=${2:?}; mkdir -p "$O/b"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+source tools/experiments/red5_ab_lib.sh
+PLAN=$(device_plan "$O") || exit 3
+SHIPPED=plans/$PLAN
+"$BIN/projkit" info 2>&1 | head -4 >>"$O/device.txt"
+case "$PLAN" in
+  h100-80gb-hbm3.json) BASE=results/h100/session50/c5-e113-serving-plan/plan-serving.json; WIDE=0 ;;
+  *) BASE=$SHIPPED; WIDE=1 ;;
+esac
+echo "device plan $SHIPPED; tune base $BASE; wide tune (o, pooler, unpooler 65..256): $WIDE"
+SERVING=$O/plan-serving.json
+timeout 120 "$BIN/projkit" tune --flush read --families o --m 33..64 --kernels splitk_mma_l2,wgmma_tma \
+  --top 3 --screen-pairs 20 --pairs 100 --plan "$BASE" --out "$O/plan-o33.json" --log "$O/tune-o33.jsonl" \
+  >"$O/tune-o33.txt" 2>&1
+echo "tune o 33..64 rc=$? ($SECONDS s)"
+[ -f "$O/plan-o33.json" ] || { tail -5 "$O/tune-o33.txt"; exit 4; }
+if [ $WIDE = 1 ]; then
+  timeout 300 "$BIN/projkit" tune --flush read --families o,pooler,unpooler --m 65..256 --kernels wgmma_tma \
+    --top 3 --screen-pairs 20 --pairs 100 --plan "$O/plan-o33.json" --out "$SERVING" --log "$O/tune-65.jsonl" \
+    >"$O/tune-65.txt" 2>&1
+  echo "tune 65..256 rc=$? ($SECONDS s)"
+  [ -f "$SERVING" ] || { tail -5 "$O/tune-65.txt"; exit 4; }
+else
+  cp "$O/plan-o33.json" "$SERVING"
+fi
+timeout 100 "$BIN/projkit" bench --m-sweep 1..256 --pairs 60 --flush read --plan "$SERVING" \
+  --json "$O/sweep-read-serving.json" >"$O/b/sweep-read-serving.txt" 2>&1
+echo "sweep (serving) rc=$? ($SECONDS s)"
+# The shipping rule (fixed before this call; plan_h100_port.py prune, session 36's rule): a range of
+# the serving plan keeps its method if its read-flush sweep has median >= 1.00 and minimum >= 0.95
+# over the range's M, else it goes to the baseline. The pruned plan is the candidate for
+# plans/serving/; it is installed there for this call and checked through `--plan serving`.
+python3 tools/experiments/plan_h100_port.py prune "$SERVING" "$O/sweep-read-serving.json" "$O/plan-serving-pruned.json" \
+  >"$O/prune.txt" 2>&1
+echo "prune rc=$? ($SECONDS s)"; tail -1 "$O/prune.txt"
+mkdir -p plans/serving && cp "$O/plan-serving-pruned.json" "plans/serving/$PLAN"
+"$BIN/projkit" info 2>&1 | sed -n 5p
+timeout 120 "$BIN/projkit" check --plan serving --families o,pooler,unpooler --json "$O/check-serving.json" >"$O/b/check-serving.txt" 2>&1
+echo "check --plan serving rc=$? ($SECONDS s)"; tail -2 "$O/b/check-serving.txt"
+PROJKIT_LIB="$BIN/libprojkit.so" timeout 120 python3 -m pytest -q -p no:cacheprovider tests/python/test_binding.py \
+  -k serving >"$O/b/pytest-serving.txt" 2>&1
+echo "pytest -k serving rc=$? ($SECONDS s)"; tail -1 "$O/b/pytest-serving.txt"
+SERVING=plans/serving/$PLAN
+i=0
+for fl in read write; do
+  for p in shipped serving serving shipped; do
+    i=$((i + 1)); f=$SHIPPED; [ $p = serving ] && f=$SERVING
+    timeout 60 "$BIN/projkit" bench --pairs 200 --flush $fl --plan "$f" --json "$O/b/$i-$fl-$p.json" >"$O/b/$i-$fl-$p.txt" 2>&1
+    echo "bench $i ($fl, $p) rc=$? ($SECONDS s)"
+  done
+done
+python3 - "$O" <<'PY' | tee "$O/summary.txt"
+import glob, json, os, statistics as st, sys
+O = sys.argv[1]
+fams = ["qkv", "o", "pooler", "unpooler", "router"]
+print("E114: read flush, M 1..256, 60 pairs per M: M below 1.00 / below 0.98 (lowest ratio, at M)")
+sw = {}
+for p in ("shipped", "serving"):
+    f = os.path.join(O, f"sweep-read-{p}.json")
+    if os.path.exists(f):
+        sw[p] = json.load(open(f))
+for fam in fams:
+    row = []
+    for p in ("shipped", "serving"):
+        if p not in sw:
+            row.append(f"{p}: missing"); continue
+        cs = [c for c in sw[p]["cases"] if c["family"] == fam]
+        lo = min(cs, key=lambda c: c["ratio"])
+        low = sorted(c["m"] for c in cs if c["ratio"] < 0.98)
+        row.append(f"{p}: {sum(c['ratio'] < 1 for c in cs):3d} / {len(low):3d} ({lo['ratio']:.3f} at {lo['m']})"
+                   + (f" <0.98 at {low[:12]}" if p == "serving" and low else ""))
+    print(f"{fam:9s} " + "   ".join(row))
+for p in sw:
+    print(f"sweep score ({p}, read flush, the loads' M of the sweep): {sw[p].get('score', float('nan')):.4f}")
+runs = {}
+for f in sorted(glob.glob(os.path.join(O, "b", "*.json"))):
+    _, fl, p = os.path.basename(f)[:-5].split("-")
+    runs.setdefault((fl, p), []).append(json.load(open(f)))
+for fl in ("read", "write"):
+    print(f"-- default workload, {fl} flush: mean ratio over two processes, 200 pairs --")
+    cs = {}
+    for p in ("shipped", "serving"):
+        for r in runs.get((fl, p), []):
+            for c in r["cases"]:
+                cs.setdefault((c["family"], c["m"], p), []).append(c)
+    for fam in fams:
+        for m in sorted({k[1] for k in cs if k[0] == fam}):
+            a, b = cs.get((fam, m, "shipped")), cs.get((fam, m, "serving"))
+            if not a or not b:
+                continue
+            if a[0]["method"] != b[0]["method"]:
+                print(f"  {fam:9s} {m:4d} shipped {st.mean(c['ratio'] for c in a):.3f}  serving "
+                      f"{st.mean(c['ratio'] for c in b):.3f}  {b[0]['method']}  (shipped: {a[0]['method']})")
+    for p in ("shipped", "serving"):
+        s = [r["score"] for r in runs.get((fl, p), [])]
+        if s:
+            print(f"score {fl} flush, {p} plan: " + " / ".join(f"{v:.4f}" for v in s) + f" (mean {st.mean(s):.4f})")
+PY
+tar cJf "$O/logs.tar.xz" -C "$O" b tune-o33.txt $( [ $WIDE = 1 ] && echo tune-65.txt ) plan-o33.json plan-serving.json \
+  prune.txt tune-o33.jsonl $( [ $WIDE = 1 ] && echo tune-65.jsonl ) && rm -rf "$O/b"
+xz -T0 "$O"/sweep-read-*.json "$O/check-serving.json"
+rm -f "$O"/tune-*.txt "$O"/tune-*.jsonl "$O/plan-o33.json" "$O/plan-serving.json" "$O/prune.txt"
+ls "$O"
+echo "done ($SECONDS s)"
