@@ -28,16 +28,23 @@ SHAPES = {"qkv": (2304, 8192), "o": (8192, 1024), "pooler": (4096, 8192), "unpoo
           "router": (256, 8192)}
 
 
+def _weights_and_x(family, m):
+    """Seeded W [N, K] (fp32 for the router, else bf16; scaled by 1/sqrt(K)) and x [m, K] bf16."""
+    n, k = SHAPES[family]
+    g = torch.Generator(device="cuda").manual_seed(m)
+    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(
+        torch.float32 if family == "router" else torch.bfloat16)
+    return w, torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+
+
 @needs_gpu
 @pytest.mark.parametrize("family", list(SHAPES))
 @pytest.mark.parametrize("m", [1, 5, 8, 33, 128, 256])
 def test_matches_torch_linear(family, m):
     _library_or_skip()
-    n, k = SHAPES[family]
-    g = torch.Generator(device="cuda").manual_seed(m)
     router = family == "router"
-    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.float32 if router else torch.bfloat16)
-    x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+    w, x = _weights_and_x(family, m)
+    n = w.shape[0]
     proj = projkit.Projection(family, w)
     y = proj(x)
     rows = 1024 if family == "unpooler" and m <= 8 else n
@@ -53,10 +60,7 @@ def test_without_weight_copies_runs_copy_free_twins(family, m):
     """weight_copies=False: the plan's methods that keep a copy of W (wgmma_tma's k-slabs, .wsl;
     fragment_stream_zw's packed rows) run as their copy-free twins, still right."""
     _library_or_skip()
-    n, k = SHAPES[family]
-    g = torch.Generator(device="cuda").manual_seed(m)
-    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.bfloat16)
-    x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+    w, x = _weights_and_x(family, m)
     with_copy = projkit.Projection(family, w)
     proj = projkit.Projection(family, w, weight_copies=False)
     keeps_copy = lambda method: ".wsl" in method or method.startswith("fragment_stream_zw")
@@ -76,11 +80,8 @@ def test_serving_plan_set(family, m):
     """plan="serving": the device's clean-L2 plan (plans/serving/<device>.json), or its default plan
     where it has none; strict=True instead refuses a missing serving plan, naming the file."""
     _library_or_skip()
-    n, k = SHAPES[family]
-    g = torch.Generator(device="cuda").manual_seed(m)
     router = family == "router"
-    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.float32 if router else torch.bfloat16)
-    x = torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+    w, x = _weights_and_x(family, m)
     proj = projkit.Projection(family, w, plan="serving")
     y = proj(x)
     ref = F.linear(x.double(), w.double())
