@@ -8,7 +8,7 @@
 # shipped plan's read sweep on the H100 is session 50's E113); the shipping rule (below) applied to
 # it; the pruned plan installed as plans/serving/<device>.json and checked through `--plan serving`
 # (projkit check of the families it changes; the binding's serving test); the default workload
-# (200 pairs) per flush: shipped, serving, serving, shipped.
+# (200 pairs): read flush shipped, serving; write flush serving, shipped.
 # Predicted: the pruned serving plan has no M below 0.98 in its read-flush sweep but noise (the
 # shipping criterion); its read-flush score >= the shipped plan's; ~2 % lost under the write flush.
 # Usage: tools/experiments/call1_s51.sh BIN OUT   (BIN: projkit, libprojkit.so with plan sets; H100 ~5 min, H200 ~9 min)
@@ -59,7 +59,8 @@ echo "pytest -k serving rc=$? ($SECONDS s)"; tail -1 "$O/b/pytest-serving.txt"
 SERVING=plans/serving/$PLAN
 i=0
 for fl in read write; do
-  for p in shipped serving serving shipped; do
+  order="shipped serving"; [ $fl = write ] && order="serving shipped"
+  for p in $order; do
     i=$((i + 1)); f=$SHIPPED; [ $p = serving ] && f=$SERVING
     timeout 60 "$BIN/projkit" bench --pairs 200 --flush $fl --plan "$f" --json "$O/b/$i-$fl-$p.json" >"$O/b/$i-$fl-$p.txt" 2>&1
     echo "bench $i ($fl, $p) rc=$? ($SECONDS s)"

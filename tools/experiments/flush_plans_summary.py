@@ -34,7 +34,7 @@ for f in sorted(glob.glob(os.path.join(O, "b", "*.json"))):
     _, fl, p = os.path.basename(f)[:-5].split("-")
     runs.setdefault((fl, p), []).append(json.load(open(f)))
 for fl in ("read", "write"):
-    print(f"-- default workload, {fl} flush: mean ratio over two processes, 200 pairs --")
+    print(f"-- default workload, {fl} flush: mean ratio over its processes, 200 pairs --")
     cs = {}
     for p in ("shipped", "serving"):
         for r in runs.get((fl, p), []):
