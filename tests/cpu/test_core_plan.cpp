@@ -151,7 +151,7 @@ TEST(Methods, EveryListedConfigNameParsesBackToItself) {
 // One table names each file in plans/ (the default set) and plans/serving/ (the serving set) and a
 // fake of the device its header names. A set's files are found by the device's slug alone.
 std::vector<std::pair<std::string, DeviceInfo>> shipped_plans() {
-  return {{"h200.json", fake_h200()}, {"h100-80gb-hbm3.json", fake_h100()}};
+  return {{"h200.json", fake_h200()}, {"h100-80gb-hbm3.json", fake_h100()}, {"serving/h100-80gb-hbm3.json", fake_h100()}};
 }
 
 TEST(Plan, ShippedPlansNameOnlyListedApplicableConfigs) {
