@@ -23,8 +23,7 @@ DeviceInfo require_device(int ordinal) {
 }
 
 Plan load_plan(const std::string& arg, const DeviceInfo& dev) {
-  if (arg == "safe") return Plan::safe();
-  // An explicit plan ("serving" or a file) is strict: a missing or bad one is an error.
+  // An explicit plan ("safe", "serving" or a file) is strict: a missing or bad one is an error.
   Plan p = arg.empty() ? Plan::for_device(dev.ordinal) : Plan::named(arg, dev, /*strict=*/true);
   for (const std::string& w : p.warnings) std::fprintf(stderr, "projkit: plan warning: %s\n", w.c_str());
   return p;

@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
-# Session 51, call 1 (ledger E114): a serving plan (tuned with a clean L2, `--flush read`) for the
-# card this call gets, finished where session 50's E113 left it.
-#   H100 80GB HBM3: E113's plan (o, pooler, unpooler re-tuned at M 65..256 with a read flush) plus
-#     o at M 33..64, the range E113 left at 0.88-0.94x (splitk_mma_l2, wgmma_tma and the baseline).
-#   H200: the same two tunes on the shipped H200 plan (o 33..64; o, pooler, unpooler 65..256).
-# Then `projkit bench --m-sweep 1..256 --flush read` (60 pairs per M) of the serving plan (the
-# shipped plan's read sweep on the H100 is session 50's E113); the shipping rule (below) applied to
-# it; the pruned plan installed as plans/serving/<device>.json and checked through `--plan serving`
-# (projkit check of the families it changes; the binding's serving test); the default workload
-# (200 pairs): read flush shipped, serving; write flush serving, shipped.
+# Session 51, call 1 (ledger E114, for the H200): a serving plan (tuned with a clean L2, `--flush read`)
+# for a card that has none, as E113 + E114 made the H100's (plans/serving/h100-80gb-hbm3.json): on the
+# shipped plan, o at M 33..64 (splitk_mma_l2, wgmma_tma, the baseline), then o, pooler and unpooler at
+# M 65..256 (wgmma_tma, the baseline). A card that already has a serving plan exits at once.
+# Then `projkit bench --m-sweep 1..256 --flush read` (60 pairs per M) of the serving plan; the shipping
+# rule (below) applied to it; the pruned plan installed as plans/serving/<device>.json and checked
+# through `--plan serving` (projkit check of the families it changes; the binding's serving test); the
+# default workload (200 pairs): read flush shipped, serving; write flush serving, shipped.
 # Predicted: the pruned serving plan has no M below 0.98 in its read-flush sweep but noise (the
 # shipping criterion); its read-flush score >= the shipped plan's; ~2 % lost under the write flush.
-# Usage: tools/experiments/call1_s51.sh BIN OUT   (BIN: projkit, libprojkit.so with plan sets; H100 ~5 min, H200 ~9 min)
+# Usage: tools/experiments/call1_s51.sh BIN OUT   (BIN: projkit, libprojkit.so with plan sets; ~9 min)
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/b"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -19,26 +17,18 @@ source tools/experiments/red5_ab_lib.sh
 PLAN=$(device_plan "$O") || exit 3
 SHIPPED=plans/$PLAN
 "$BIN/projkit" info 2>&1 | head -4 >>"$O/device.txt"
-case "$PLAN" in
-  h100-80gb-hbm3.json) BASE=results/h100/session50/c5-e113-serving-plan/plan-serving.json; WIDE=0 ;;
-  *) BASE=$SHIPPED; WIDE=1 ;;
-esac
-echo "device plan $SHIPPED; tune base $BASE; wide tune (o, pooler, unpooler 65..256): $WIDE"
+[ -f "plans/serving/$PLAN" ] && { echo "plans/serving/$PLAN exists: nothing to tune"; exit 0; }
 SERVING=$O/plan-serving.json
 timeout 120 "$BIN/projkit" tune --flush read --families o --m 33..64 --kernels splitk_mma_l2,wgmma_tma \
-  --top 3 --screen-pairs 20 --pairs 100 --plan "$BASE" --out "$O/plan-o33.json" --log "$O/tune-o33.jsonl" \
+  --top 3 --screen-pairs 20 --pairs 100 --plan "$SHIPPED" --out "$O/plan-o33.json" --log "$O/tune-o33.jsonl" \
   >"$O/tune-o33.txt" 2>&1
 echo "tune o 33..64 rc=$? ($SECONDS s)"
 [ -f "$O/plan-o33.json" ] || { tail -5 "$O/tune-o33.txt"; exit 4; }
-if [ $WIDE = 1 ]; then
-  timeout 300 "$BIN/projkit" tune --flush read --families o,pooler,unpooler --m 65..256 --kernels wgmma_tma \
-    --top 3 --screen-pairs 20 --pairs 100 --plan "$O/plan-o33.json" --out "$SERVING" --log "$O/tune-65.jsonl" \
-    >"$O/tune-65.txt" 2>&1
-  echo "tune 65..256 rc=$? ($SECONDS s)"
-  [ -f "$SERVING" ] || { tail -5 "$O/tune-65.txt"; exit 4; }
-else
-  cp "$O/plan-o33.json" "$SERVING"
-fi
+timeout 300 "$BIN/projkit" tune --flush read --families o,pooler,unpooler --m 65..256 --kernels wgmma_tma \
+  --top 3 --screen-pairs 20 --pairs 100 --plan "$O/plan-o33.json" --out "$SERVING" --log "$O/tune-65.jsonl" \
+  >"$O/tune-65.txt" 2>&1
+echo "tune 65..256 rc=$? ($SECONDS s)"
+[ -f "$SERVING" ] || { tail -5 "$O/tune-65.txt"; exit 4; }
 timeout 100 "$BIN/projkit" bench --m-sweep 1..256 --pairs 60 --flush read --plan "$SERVING" \
   --json "$O/sweep-read-serving.json" >"$O/b/sweep-read-serving.txt" 2>&1
 echo "sweep (serving) rc=$? ($SECONDS s)"
@@ -67,8 +57,8 @@ for fl in read write; do
   done
 done
 python3 tools/experiments/flush_plans_summary.py "$O" E114 | tee "$O/summary.txt"
-tar cJf "$O/logs.tar.xz" -C "$O" b tune-o33.txt $( [ $WIDE = 1 ] && echo tune-65.txt ) plan-o33.json plan-serving.json \
-  prune.txt tune-o33.jsonl $( [ $WIDE = 1 ] && echo tune-65.jsonl ) && rm -rf "$O/b"
+tar cJf "$O/logs.tar.xz" -C "$O" b tune-o33.txt tune-65.txt plan-o33.json plan-serving.json \
+  prune.txt tune-o33.jsonl tune-65.jsonl && rm -rf "$O/b"
 xz -T0 "$O"/sweep-read-*.json "$O/check-serving.json"
 rm -f "$O"/tune-*.txt "$O"/tune-*.jsonl "$O/plan-o33.json" "$O/plan-serving.json" "$O/prune.txt"
 ls "$O"
