@@ -62,13 +62,6 @@ __device__ __forceinline__ uint4 ld_stream_prefetch256(const void* p) {
   return v;
 }
 
-// Bring the line holding p into L2 (no register written), marked last to evict. E115: x read in
-// address order once at entry, so DRAM sees contiguous runs before the TMA boxes ask for its rows
-// piece by piece; x is re-read by every row tile, hence evict_last.
-__device__ __forceinline__ void prefetch_l2_evict_last(const void* p) {
-  asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(p));
-}
-
 // 16-byte fp32 load from L2 (.cg: not cached in L1). For split-K partial sums that other CTAs
 // combined with red.global.add at L2 during this kernel: L1 is not coherent with those atomics.
 __device__ __forceinline__ float4 ld_cg_f4(const float* p) {

@@ -66,33 +66,29 @@ constexpr int kMaxTokens = 256;  // largest wgmma N
 using tensor_map::EncodeTiledFn;
 static_assert(kBlockK == 64, "tensor_map::encode_2d_bf16_sw128 boxes are 64 bf16 (128 B) wide");
 
-using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, unsigned*,
-                          const uint8_t*);
+using KernelFn = void (*)(CUtensorMap, const uint8_t*, float*, int, int, int, int, int, int, int, unsigned*);
 
 // Tokens per CTA (the wgmma N) for a slice of mt tokens: the smallest instantiated tile >= mt.
 int tile_tokens(int mt) { return mt <= 32 ? 32 : mt <= 64 ? 64 : mt <= 128 ? 128 : mt <= 192 ? 192 : 256; }
 int tile_index(int tn) { return tn == 32 ? 0 : tn / 64; }  // stages_[] slot
 
-template <int ZW, int WMC = 0, int LF = 0, int LS = 0, int XP = 0>
+template <int ZW, int WMC = 0, int LF = 0, int LS = 0>
 KernelFn kernel_for_zw(int tn) {
   switch (tn) {
-    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF, LS, XP>;
-    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF, LS, XP>;
-    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF, LS, XP>;
-    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF, LS, XP>;
-    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF, LS, XP>;
+    case 32: return router_hilo_ring_kernel<32, ZW, WMC, LF, LS>;
+    case 64: return router_hilo_ring_kernel<64, ZW, WMC, LF, LS>;
+    case 128: return router_hilo_ring_kernel<128, ZW, WMC, LF, LS>;
+    case 192: return router_hilo_ring_kernel<192, ZW, WMC, LF, LS>;
+    case 256: return router_hilo_ring_kernel<256, ZW, WMC, LF, LS>;
     default: return nullptr;
   }
 }
-// ts: token slices (E109: wmc1.lf1.ls1 over 4 slices is the kernel with LS = 2, log2 ts);
-// xp: x prefetched into L2 at entry (E115, lean-start kernels only)
-KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int ts = 2, int xp = 0) {
+// ts: token slices (E109: wmc1.lf1.ls1 over 4 slices is the kernel with LS = 2, log2 ts)
+KernelFn kernel_for(int tn, int zw, int wmc = 0, int lf = 0, int ls = 0, int ts = 2) {
   if (ls == 1) {  // E102: lf1.ls1 (the kernel's LS = log2 ts; E109: ts 4)
-    if (wmc != 1 || zw != 1 || lf != 1 || (xp != 0 && xp != 1)) return nullptr;
-    if (xp == 1) return ts == 2 ? kernel_for_zw<1, 1, 1, 1, 1>(tn) : ts == 4 ? kernel_for_zw<1, 1, 1, 2, 1>(tn) : nullptr;
+    if (wmc != 1 || zw != 1 || lf != 1) return nullptr;
     return ts == 2 ? kernel_for_zw<1, 1, 1, 1>(tn) : ts == 4 ? kernel_for_zw<1, 1, 1, 2>(tn) : nullptr;
   }
-  if (xp != 0) return nullptr;
   if (wmc == 1 && zw == 1) switch (lf) {
       case 0: return kernel_for_zw<1, 1>(tn);
       case 1: return kernel_for_zw<1, 1, 1>(tn);
@@ -114,7 +110,6 @@ struct Tiling {
   int wmc = 0;    // 1 = W multicast over pairs of token slices (clusters of 2 along z; E83; ts 4: E109)
   int lf = 0;     // wmc1: the first lf k-blocks of the fill loaded locally, before the peer is waited for (E101)
   int ls = 0;     // lf1: the lean start of the local k-blocks (their barriers first, then the rest; E102)
-  int xp = 0;     // ls1: x prefetched into L2 in address order by the zero warps at entry (E115)
   int kc(int64_t k) const { return split > 0 ? int(k / split) : 0; }
   int nkb(int64_t k) const { return kc(k) / kBlockK; }
   int slice_tokens(int m) const { return (m + ts - 1) / ts; }
@@ -122,7 +117,7 @@ struct Tiling {
 
 Tiling tiling_of(const Config& cfg) {
   return {cfg.get("split", 0), cfg.get("wgn", 0), cfg.get("ts", 1), cfg.get("zw", 0), cfg.get("early", 0),
-          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0), cfg.get("xp", 0)};
+          cfg.get("wmc", 0), cfg.get("lf", 0), cfg.get("ls", 0)};
 }
 
 // Ring depth for token tile tn: every k-block of the CTA if they fit, else the most that fit
@@ -154,7 +149,6 @@ std::string tiling_error(const ProjectionSpec& spec, const Tiling& t) {
   if (t.lf != 0 && (t.wmc != 1 || t.early != 1))
     return "router_hilo_ring: lf (local first k-blocks) needs wmc1 and early1";
   if (t.ls != 0 && (t.ls != 1 || t.lf != 1)) return "router_hilo_ring: ls must be 0, or 1 with lf1 (E102)";
-  if (t.xp != 0 && (t.xp != 1 || t.ls != 1)) return "router_hilo_ring: xp must be 0, or 1 with ls1 (E115)";
   if (spec.k % kBlockK != 0 || t.kc(spec.k) % kBlockK != 0 || t.nkb(spec.k) < 1)
     return "router_hilo_ring: K and K / split must be multiples of 64";
   if (t.wgn == 1 && t.nkb(spec.k) % 2 != 0) return "router_hilo_ring: wgn = 1 needs an even number of 64-K blocks per CTA";
@@ -174,7 +168,7 @@ class RouterHiloRing final : public PreparedMethod {
     for (int tn = 32; tn <= tile_tokens(t_.slice_tokens(max_m_)); tn = tn == 32 ? 64 : tn + 64) {
       const int s = ring_stages(t_, spec_.k, tn, ctx.dev.smem_per_block_optin);
       if (s == 0) break;
-      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts, t_.xp);
+      const KernelFn fn = kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts);
       cuda_check(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(tn, t_.wgn, s)),
                  "router_hilo_ring: cudaFuncSetAttribute(smem)");
       if (t_.zw) {  // every CTA of an output block must be resident at once (cooperative launch)
@@ -228,21 +222,19 @@ class RouterHiloRing final : public PreparedMethod {
     const std::size_t smem = std::size_t(smem_bytes(tn, t_.wgn, stages));
     if (t_.wmc)  // E83 / E109: clusters of pairs of token slices, W multicast; zero warps as zw1
       return zero_warp::launch_cooperative_clusters("router_hilo_ring_kernel launch", wmc_cluster(), grid,
-                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts, t_.xp), x_map,
+                                                    dim3(threads()), smem, a.stream, kernel_for(tn, t_.zw, t_.wmc, t_.lf, t_.ls, t_.ts), x_map,
                                                     packed_, static_cast<float*>(a.y), a.m,
                                                     int(a.n_out), int(spec_.k), t_.kc(spec_.k), t_.wgn, stages,
-                                                    t_.early, flags_.as<unsigned>(), static_cast<const uint8_t*>(a.x));
+                                                    t_.early, flags_.as<unsigned>());
     if (t_.zw)  // one kernel: y zeroed inside by the zero warps (kernels/splitk_zero_warp.cuh)
       return zero_warp::launch_cooperative("router_hilo_ring_kernel launch", grid, dim3(threads()), smem, a.stream,
                                               kernel_for(tn, t_.zw), x_map, packed_,
                                               static_cast<float*>(a.y), a.m, int(a.n_out), int(spec_.k),
-                                              t_.kc(spec_.k), t_.wgn, stages, t_.early, flags_.as<unsigned>(),
-                                              static_cast<const uint8_t*>(a.x));
+                                              t_.kc(spec_.k), t_.wgn, stages, t_.early, flags_.as<unsigned>());
     return launch_zeroed_splitk("router_hilo_ring_kernel launch", static_cast<float*>(a.y), int64_t(a.m) * a.n_out,
                                 grid, dim3(threads()), smem, a.stream, kernel_for(tn, 0), x_map,
                                 packed_, static_cast<float*>(a.y), a.m, int(a.n_out),
-                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early, static_cast<unsigned*>(nullptr),
-                                static_cast<const uint8_t*>(a.x));
+                                int(spec_.k), t_.kc(spec_.k), t_.wgn, stages, t_.early, static_cast<unsigned*>(nullptr));
   }
 
  private:
@@ -371,16 +363,10 @@ std::vector<Config> ring_configs() {
       // so plan Z12b keeps split16 (ledger, session 43).
       Config{"router_hilo_ring",
              {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}}},
-      // E115 (session 52): the two lean-start configs above with x prefetched into L2 in address
-      // order at entry by the zero warps (each CTA 1/128 of x's lines, ascending). Round 3's R3: x
-      // costs the ring 1.3 / 1.9 us at M 128 / 256 for 2 / 4 MB that DRAM streams in 0.5 / 1.1; the
-      // fill's boxes ask for x as 128-B pieces of every token row (one per row and k-block), in no
-      // address order. Predicted: -0.1..-0.5 us at M 128..256 if DRAM pays for that order, a tie if
-      // the cost is L2 -> SM.
-      Config{"router_hilo_ring",
-             {{"split", 16}, {"wgn", 1}, {"ts", 2}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"xp", 1}}},
-      Config{"router_hilo_ring",
-             {{"split", 8}, {"wgn", 1}, {"ts", 4}, {"zw", 1}, {"early", 1}, {"wmc", 1}, {"lf", 1}, {"ls", 1}, {"xp", 1}}},
+      // E115 (session 52; refuted, removed; code in 85b7845): xp1, the zero warps prefetching x into L2
+      // in address order at entry (each CTA 1/128 of x's lines) on the two configs above. H100, 200
+      // pairs, against the plan's config: -0.1..+0.1 % at M 72..128, -1.8 / -1.9 % at 160 / 192,
+      // -12.7 % at 256 (split8.ts4): x's DRAM order is not what x costs the ring.
   };
 }
 

@@ -122,13 +122,7 @@ __device__ unsigned long long* g_ring_stamps = nullptr;
 // formed once), then arms the other barriers and fences again before its cluster arrive; the
 // slice size is (m + 2^LS - 1) >> LS (the host passes LS = log2 ts: 1 for wmc1's two slices, 2
 // for its four, E109) instead of a division by gridDim.z.
-// XP: 0, or (E115, config key xp1; ZW = 1 and LS >= 1) x brought into L2 in address order at entry:
-// the zero warp (idle until the first stage lands) prefetches this CTA's 1/grid share of x's bytes,
-// line by line in ascending order (prefetch.global.L2::evict_last), before thread 0's first fill.
-// The fill's x boxes ask for 128 B of each token row per k-block, scattered over every row of the
-// slice; the prefetches ask DRAM for x as 128 contiguous runs instead (grid order), and the boxes
-// then meet lines already in L2 or in flight. xg is x's address (the tensor map hides it).
-template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0, int XP = 0>
+template <int TN, int ZW, int WMC = 0, int LF = 0, int LS = 0>
 __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
     router_hilo_ring_kernel(const __grid_constant__ CUtensorMap tm_x,  // x [m][k] bf16, box [mt rows][64]
                             const uint8_t* __restrict__ wp,            // swizzled hi/lo tiles (pack above)
@@ -136,15 +130,13 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
                             int m, int n, int k, int kc, int wgn, int stages,
                             int early,  // 1 = thread 0 issues the first ring fill right after the mbarrier
                                         // init, before __syncthreads (as wgmma_tma red5; ledger E47, E48)
-                            unsigned* __restrict__ flags,
-                            const uint8_t* __restrict__ xg) {  // x's bytes (XP = 1 only)
+                            unsigned* __restrict__ flags) {
   static_assert(TN == 32 || (TN % 64 == 0 && TN <= 256), "TN is the wgmma N: 32 or a multiple of 64 up to 256");
   static_assert(ZW == 0 || ZW == 1, "ZW: 0 (PDL zero kernel) or 1 (zero warps)");
   static_assert(WMC == 0 || (WMC == 1 && ZW == 1), "WMC: 0, or 1 (W multicast over pairs of token slices; zero warps)");
   static_assert(LF >= 0 && (LF == 0 || WMC == 1), "LF: local first k-blocks of the multicast ring only");
   static_assert(LS == 0 || ((LS == 1 || LS == 2) && LF >= 1),
                 "LS: the lean start of LF's local first k-blocks, 2 or 4 token slices");
-  static_assert(XP == 0 || (XP == 1 && ZW == 1 && LS >= 1), "XP: x prefetched by the zero warp, lean-start kernels only");
   constexpr int kAcc = TN / 2;  // fp32 accumulators per thread: [64 rows][TN tokens] / 128 threads
   using namespace wgmma_tma;
 
@@ -177,15 +169,6 @@ __global__ void __launch_bounds__(kThreads + 32 * ZW, 1)
   if (WMC == 0 && t0 >= m) return;  // an empty slice (m < ts): no loads, no atomics (WMC: loads, no atomics)
   const int m_loc = WMC ? max(0, min(mt, m - t0)) : min(mt, m - t0);
   if (threadIdx.x == 0) mark(13);
-  if constexpr (XP == 1) {
-    if (threadIdx.x >= unsigned(kThreads)) {  // the zero warp: this CTA's share of x's 128-B lines, ascending
-      const int64_t lines = (int64_t(m) * k * 2 + 127) / 128;
-      const int64_t ctas = int64_t(gridDim.x) * gridDim.y * gridDim.z;
-      const int64_t cta = (int64_t(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-      const int64_t per = (lines + ctas - 1) / ctas, l0 = cta * per, l1 = min(lines, l0 + per);
-      for (int64_t l = l0 + (threadIdx.x - kThreads); l < l1; l += 32) ptx::prefetch_l2_evict_last(xg + l * 128);
-    }
-  }
 
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = ptx::smem_addr(smem_raw);

@@ -710,22 +710,6 @@ TEST(Methods, RouterRingLocalFirstBlocks) {
         << bad;
 }
 
-// E115: x prefetched into L2 at entry (xp1) is listed on the two lean-start configs and applies
-// where they do; the family refuses xp1 without ls1, or another value, by name.
-TEST(Methods, RouterRingXPrefetchConfig) {
-  const DeviceInfo d = fake_h200();
-  const ProjectionSpec& r = builtin_spec("router");
-  for (const char* c : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.xp1",
-                        "router_hilo_ring.split8.wgn1.ts4.zw1.early1.wmc1.lf1.ls1.xp1"})
-    EXPECT_EQ(method_applicability(r, c, 1, 256, d), "") << c;
-  const KernelFamily* ring = find_kernel_family("router_hilo_ring");
-  ASSERT_NE(ring, nullptr);
-  for (const char* bad : {"router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.xp1",
-                          "router_hilo_ring.split16.wgn1.ts2.zw1.early1.wmc1.lf1.ls1.xp2"})
-    EXPECT_NE(ring->applicable(r, Config::parse(bad), 65, 256, d).find("xp must be 0, or 1 with ls1"), std::string::npos)
-        << bad;
-}
-
 // router_hilo_stream's lean x loader (E93, config key xl): listed on the plan's two tiles only,
 // applicable over their whole M range; the refuted bulk loaders (xl2, xl3) are not listed.
 TEST(Methods, RouterStreamXLoaders) {
