@@ -10,6 +10,8 @@
 # gains >= 1 % in paired ratio and in time at every measured M inside that range; otherwise xp1 is
 # removed from the tree.
 # Usage: tools/experiments/call1_s52.sh BIN OUT_DIR   (BIN: projkit, projkit_gpu_tests; ~3 min)
+# Ran once (H100, 23 s; results/h100/session52/c1-e115-x-prefetch/); xp1 was refuted and removed in
+# 57f55eb, so on a later tree the checks refuse the xp1 configs and no A/B runs.
 set -u
 BIN=${1:?}; O=${2:?}; mkdir -p "$O/ab"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
