@@ -86,14 +86,11 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
       // Default --out: the plan set the flush tunes for (a read flush: plans/serving/).
       std::string out = a->out;
       if (out.empty()) {
-        fs::path dir = default_plans_dir();
-        if (o.flush == "read") {
-          dir /= std::string(Plan::kServingSet);
-          std::error_code ec;
-          fs::create_directories(dir, ec);
-          if (ec) throw Error(StatusCode::invalid_argument, "tune: cannot create '" + dir.string() + "': " + ec.message());
-        }
-        out = (dir / (Plan::device_slug(dev.name) + ".json")).string();
+        const fs::path file = default_plans_dir() / Plan::set_file(dev, o.flush == "read" ? Plan::kServingSet : "");
+        std::error_code ec;
+        fs::create_directories(file.parent_path(), ec);
+        if (ec) throw Error(StatusCode::invalid_argument, "tune: cannot create '" + file.parent_path().string() + "': " + ec.message());
+        out = file.string();
       }
       require_writable(out);
       o.existing = load_plan(a->plan, dev);

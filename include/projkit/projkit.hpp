@@ -160,6 +160,10 @@ class Plan {
   // ($PROJKIT_PLAN_DIR, then next to the executable, then the source tree); "" when there is
   // none. An unknown set throws Error(invalid_argument).
   static std::string find_file(const DeviceInfo& dev, std::string_view set);
+  // The file name of set's plan for dev, relative to a plans dir: "<slug>.json" or
+  // "serving/<slug>.json" (what find_file looks for and `projkit tune` writes). An unknown set
+  // throws Error(invalid_argument).
+  static std::string set_file(const DeviceInfo& dev, std::string_view set);
   // That file loaded; without it: strict throws Error(plan_mismatch), else the serving set falls
   // back to the default set's plan and the default set to safe(), each with a warning.
   static Plan for_device_info(const DeviceInfo& dev, bool strict = false, std::string_view set = "");

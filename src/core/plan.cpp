@@ -183,11 +183,15 @@ static std::vector<fs::path> plan_dirs() {
   return dirs;
 }
 
-std::string Plan::find_file(const DeviceInfo& dev, std::string_view set) {
+std::string Plan::set_file(const DeviceInfo& dev, std::string_view set) {
   if (!set.empty() && set != kServingSet)
     throw Error(StatusCode::invalid_argument,
                 "plan set '" + std::string(set) + "' is unknown (the sets: the default, '" + std::string(kServingSet) + "')");
-  const fs::path file = (set.empty() ? fs::path() : fs::path(set)) / (device_slug(dev.name) + ".json");
+  return (set.empty() ? "" : std::string(set) + "/") + device_slug(dev.name) + ".json";
+}
+
+std::string Plan::find_file(const DeviceInfo& dev, std::string_view set) {
+  const fs::path file = set_file(dev, set);
   for (const auto& d : plan_dirs()) {
     std::error_code ec;
     if (fs::is_regular_file(d / file, ec)) return fs::weakly_canonical(d / file).string();
@@ -198,7 +202,7 @@ std::string Plan::find_file(const DeviceInfo& dev, std::string_view set) {
 Plan Plan::for_device_info(const DeviceInfo& dev, bool strict, std::string_view set) {
   const std::string path = find_file(dev, set);
   if (!path.empty()) return from_file(path, dev, strict);
-  const std::string what = (set.empty() ? "" : std::string(set) + "/") + device_slug(dev.name) + ".json";
+  const std::string what = set_file(dev, set);
   if (strict) throw Error(StatusCode::plan_mismatch, "no plan file '" + what + "' for device '" + dev.name + "'");
   if (!set.empty()) {
     // A serving plan is a refinement of the default one: without it, the default plan.

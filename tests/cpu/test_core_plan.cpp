@@ -231,6 +231,8 @@ TEST(PlanSets, EachSetIsFoundInItsOwnDirectory) {
   const PlanDirEnv env("found");
   const DeviceInfo d = probe_device();
   ASSERT_EQ(Plan::device_slug(d.name), "plan-set-probe");
+  EXPECT_EQ(Plan::set_file(d, ""), "plan-set-probe.json");
+  EXPECT_EQ(Plan::set_file(d, Plan::kServingSet), "serving/plan-set-probe.json");
   env.write("plan-set-probe.json", plan_text(d.name, 132, R"({"qkv":[{"m":[1,256],"method":"baseline"}]})"));
   env.write("serving/plan-set-probe.json", plan_text(d.name, 132, R"({"o":[{"m":[1,256],"method":"baseline"}]})"));
   const Plan def = Plan::for_device_info(d, true, "");
