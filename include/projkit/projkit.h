@@ -65,7 +65,8 @@ pkStatus pk_family_info(const char* family, pkFamilyInfo* out);
 pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights,
                               const char* plan_path, const char* method, int max_m, int flags);
 
-/* y[m, out_cols(m)] = x[m, K] * W^T on stream (a cudaStream_t, may be NULL). */
+/* y[m, out_cols(m)] = x[m, K] * W^T on stream (a cudaStream_t, may be NULL). y must not overlap
+ * x or the weights given at creation (PK_INVALID_ARGUMENT otherwise). */
 pkStatus pk_projection_run(const pkProjection* p, const void* d_x, int m, void* d_y, void* stream);
 
 /* Output columns for this m (the unpooler returns 1024 for m <= 8) and N, K. */

@@ -79,6 +79,9 @@ struct ProjectionSpec {
   std::size_t weight_bytes_read(int m) const {
     return std::size_t(out_cols(m)) * std::size_t(k) * dtype_bytes(weight_dtype);
   }
+  // Bytes of one call's x [m, k] and y [m, out_cols(m)].
+  std::size_t x_bytes(int m) const { return std::size_t(m) * std::size_t(k) * dtype_bytes(x_dtype); }
+  std::size_t y_bytes(int m) const { return std::size_t(m) * std::size_t(out_cols(m)) * dtype_bytes(out_dtype); }
   void validate() const;  // throws Error naming the violated constraint
 };
 
@@ -209,6 +212,8 @@ class Projection {
 
   // y[m, spec().out_cols(m)] = x[m, K] * W^T. Pointers: device, 16-byte aligned; the
   // Projection's device must be current (an error otherwise, not a launch on another GPU).
+  // y must not share a byte with x or with the weights given at creation (no in-place call:
+  // kernels write y while x and W are still being read); an overlap is an error.
   // Launches only (no allocation, no host sync); errors name the violated constraint.
   Status run(const void* d_x, int m, void* d_y, cudaStream_t stream) const;
 

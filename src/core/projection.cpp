@@ -17,6 +17,7 @@ struct Projection::Impl {
   std::vector<std::string> method_names;
   std::vector<uint16_t> table;  // table[m] = index into methods, m in [1, max_m]
   std::vector<std::string> warnings;
+  const void* weights = nullptr;  // the caller's W (read in place by some methods): y must not overlap it
 };
 
 std::string method_applicability(const ProjectionSpec& spec, const std::string& method, int m_lo, int m_hi,
@@ -55,6 +56,12 @@ std::vector<std::string> list_method_configs() {
 }
 
 static bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+// Whether the byte ranges [a, a + na) and [b, b + nb) share a byte.
+static bool overlaps(const void* a, std::size_t na, const void* b, std::size_t nb) {
+  const uintptr_t pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
+  return na > 0 && nb > 0 && pa < pb + nb && pb < pa + na;
+}
 
 namespace {
 // Makes `ordinal` the calling thread's current device for a scope and restores the previous one:
@@ -106,6 +113,7 @@ Projection::Projection(const ProjectionSpec& spec, const void* d_weights, const 
                                                   ", the Projection is for device " + std::to_string(ordinal));
   I.max_m = opts.max_m;
   I.warnings = plan.warnings;
+  I.weights = d_weights;
 
   // Resolve each plan range (clipped to [1, max_m]) to an applicable method, else baseline.
   std::vector<std::string> per_m(std::size_t(I.max_m) + 1, "baseline");
@@ -181,6 +189,13 @@ Status Projection::run(const void* d_x, int m, void* d_y, cudaStream_t stream) c
   if (!d_y) return {StatusCode::invalid_argument, "y pointer is null"};
   if (!aligned16(d_x)) return {StatusCode::invalid_argument, "x pointer is not 16-byte aligned"};
   if (!aligned16(d_y)) return {StatusCode::invalid_argument, "y pointer is not 16-byte aligned"};
+  const std::size_t y_bytes = I.spec.y_bytes(m);
+  if (overlaps(d_y, y_bytes, d_x, I.spec.x_bytes(m)))
+    return {StatusCode::invalid_argument, "y overlaps x: y [" + std::to_string(m) + ", " +
+                                              std::to_string(I.spec.out_cols(m)) +
+                                              "] must not share memory with x (no in-place call)"};
+  if (overlaps(d_y, y_bytes, I.weights, I.spec.weight_bytes()))
+    return {StatusCode::invalid_argument, "y overlaps the weights the Projection was created from"};
   // Launches go to the current device: it must be the one the Projection was prepared on (a host
   // query, no sync; allowed during stream capture).
   int current = -1;

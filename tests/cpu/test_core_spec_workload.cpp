@@ -7,6 +7,16 @@
 
 using namespace projkit;
 
+TEST(Spec, CallBufferBytesFollowDtypesAndTheSlice) {
+  const auto& unpooler = builtin_spec("unpooler");
+  EXPECT_EQ(unpooler.x_bytes(8), 8u * 4096 * 2);
+  EXPECT_EQ(unpooler.y_bytes(8), 8u * 1024 * 2);  // the slice: rows 0..1023 only
+  EXPECT_EQ(unpooler.y_bytes(9), 9u * 8192 * 2);
+  const auto& router = builtin_spec("router");
+  EXPECT_EQ(router.x_bytes(3), 3u * 8192 * 2);  // x bf16
+  EXPECT_EQ(router.y_bytes(3), 3u * 256 * 4);   // y fp32
+}
+
 TEST(Spec, BuiltinFamiliesHaveTheWorkloadShapes) {
   EXPECT_EQ(builtin_specs().size(), 5u);
   const auto& qkv = builtin_spec("qkv");

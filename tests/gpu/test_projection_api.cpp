@@ -79,6 +79,33 @@ TEST(ProjectionGpu, RunRejectsBadArgumentsWithoutLaunching) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
+// y sharing bytes with x or W would be read after it is written: refused by name, nothing launched.
+TEST(ProjectionGpu, RunRefusesAnOutputOverlappingXOrTheWeights) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  ProjectionSpec s = small_spec();  // x [m, 256] bf16: 512 B per row; y [m, 64] bf16: 128 B per row
+  ASSERT_EQ(s.x_bytes(2), 1024u);
+  ASSERT_EQ(s.y_bytes(2), 256u);
+  DevMem w(s.weight_bytes()), buf(s.x_bytes(2) + s.y_bytes(2));
+  ProjectionOptions o;
+  o.max_m = 4;
+  Projection p(s, w.p, Plan::safe(), o);
+  char* x = static_cast<char*>(buf.p);
+  const char* w_bytes = static_cast<const char*>(w.p);
+  Status st = p.run(x, 2, x, nullptr);  // in place
+  EXPECT_EQ(st.code, StatusCode::invalid_argument);
+  EXPECT_NE(st.message.find("y overlaps x"), std::string::npos) << st.message;
+  st = p.run(x, 2, x + s.x_bytes(2) - 16, nullptr);  // y's first 16 bytes are x's last
+  EXPECT_NE(st.message.find("y overlaps x"), std::string::npos) << st.message;
+  st = p.run(x + 512, 1, x, nullptr);  // y ends where x begins: y [1, 64] is 128 bytes, x at +512
+  EXPECT_TRUE(st.ok()) << st.message;
+  st = p.run(x, 2, x + s.x_bytes(2), nullptr);  // y right after x: no shared byte
+  EXPECT_TRUE(st.ok()) << st.message;
+  st = p.run(x, 1, const_cast<char*>(w_bytes) + s.weight_bytes() / 2, nullptr);  // y inside W
+  EXPECT_EQ(st.code, StatusCode::invalid_argument);
+  EXPECT_NE(st.message.find("y overlaps the weights"), std::string::npos) << st.message;
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
 TEST(ProjectionGpu, HostPointerWeightsAreRefused) {
   PROJKIT_REQUIRE_SM90(nullptr);
   alignas(16) static char host[64 * 256 * 2];

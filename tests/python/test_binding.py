@@ -140,6 +140,13 @@ def test_tensors_that_do_not_fit_the_family_are_refused_before_any_launch():
         proj(x, out=torch.empty(3, n, **bf16))
     with pytest.raises(projkit.ProjkitError, match="out must be torch.bfloat16"):
         proj(x, out=torch.empty(4, n, device="cuda", dtype=torch.float32))
+    # out sharing memory with x or W: refused by the library (no in-place call), nothing written
+    buf = torch.zeros(4 * k, **bf16)
+    with pytest.raises(projkit.ProjkitError, match="y overlaps x"):
+        proj(buf.view(4, k), out=buf[: 4 * n].view(4, n))
+    with pytest.raises(projkit.ProjkitError, match="y overlaps the weights"):
+        proj(x, out=w.view(-1)[: 4 * n].view(4, n))
+    assert int(buf.count_nonzero()) == 0 and int(w.count_nonzero()) == 0
 
 
 @needs_gpu
