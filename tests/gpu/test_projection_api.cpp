@@ -96,7 +96,7 @@ TEST(ProjectionGpu, RunRefusesAnOutputOverlappingXOrTheWeights) {
   EXPECT_NE(st.message.find("y overlaps x"), std::string::npos) << st.message;
   st = p.run(x, 2, x + s.x_bytes(2) - 16, nullptr);  // y's first 16 bytes are x's last
   EXPECT_NE(st.message.find("y overlaps x"), std::string::npos) << st.message;
-  st = p.run(x + 512, 1, x, nullptr);  // y ends where x begins: y [1, 64] is 128 bytes, x at +512
+  st = p.run(x + 512, 1, x, nullptr);  // y before x: y [1, 64] is bytes 0..127, x [1, 256] starts at 512
   EXPECT_TRUE(st.ok()) << st.message;
   st = p.run(x, 2, x + s.x_bytes(2), nullptr);  // y right after x: no shared byte
   EXPECT_TRUE(st.ok()) << st.message;
