@@ -5,10 +5,9 @@
 #   in validation.txt;
 # - then, on an H200 only: its serving plan (session 51's call1_s51.sh, ledger E114; ~7-9 min,
 #   stopped at LIMIT_S: what it wrote by then is packed into partial.tar.xz).
-# Usage: tools/experiments/call1_s53.sh CARRY.tar.xz OUT [LIMIT_S [p45]]   (the tarball holds
-# bin/projkit, bin/libprojkit.so and bin/projkit_gpu_tests; LIMIT_S, default 570: the H200 part's
-# limit, below the device time left; p45: on an H200 run P45 (session 51's call2_s51.sh, ~1 min)
-# instead of the serving plan)
+# Usage: tools/experiments/call1_s53.sh CARRY.tar.xz OUT [LIMIT_S]   (the tarball holds bin/projkit,
+# bin/libprojkit.so and bin/projkit_gpu_tests; LIMIT_S, default 570: the serving plan's limit, below
+# the device time left). P45 and P42 on an H200: call2_s53.sh.
 set -u
 T=${1:?}; O=${2:?}; LIMIT=${3:-570}; mkdir -p "$O"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit,driver_version --format=csv,noheader | tee "$O/card.txt"
@@ -21,12 +20,6 @@ PROJKIT_LIB=/tmp/c/bin/libprojkit.so timeout 240 python3 -m pytest -q -p no:cach
   tests/python/test_binding.py tests/python/test_binding_checks.py >>"$V" 2>&1
 echo "pytest rc=$? ($SECONDS s)" | tee -a "$V"; tail -2 "$V" | head -1
 grep -q H200 "$O/card.txt" || exit 0
-if [ "${4:-serving}" = p45 ]; then  # too little device time left for the serving plan: P45 alone (~1 min)
-  timeout "$LIMIT" tools/experiments/call2_s51.sh /tmp/c/bin "$O/p45" >"$O/p45.txt" 2>&1
-  echo "P45 rc=$? ($SECONDS s)"; cat "$O/p45/summary.txt"
-  mv "$O/p45.txt" "$O/p45/run.txt"; tar cJf "$O/p45.tar.xz" -C "$O" p45 && rm -rf "$O/p45"
-  exit 0
-fi
 timeout "$LIMIT" tools/experiments/call1_s51.sh /tmp/c/bin "$O"
 rc=$?; echo "call1_s51 rc=$rc ($SECONDS s)"
 [ $rc = 124 ] && { pkill -f /tmp/c/bin/ ; sleep 1; }  # timeout stops the script, not its running child
