@@ -7,7 +7,8 @@
 #   stopped at LIMIT_S: what it wrote by then is packed into partial.tar.xz).
 # Usage: tools/experiments/call1_s53.sh CARRY.tar.xz OUT [LIMIT_S]   (the tarball holds bin/projkit,
 # bin/libprojkit.so and bin/projkit_gpu_tests; LIMIT_S, default 570: the serving plan's limit, below
-# the device time left). P45 and P42 on an H200: call2_s53.sh.
+# the device time left; 0 skips the serving plan, for a call with too little device time left for it).
+# P45 and P42 on an H200: call2_s53.sh.
 set -u
 T=${1:?}; O=${2:?}; LIMIT=${3:-570}; mkdir -p "$O"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit,driver_version --format=csv,noheader | tee "$O/card.txt"
@@ -20,6 +21,7 @@ PROJKIT_LIB=/tmp/c/bin/libprojkit.so timeout 240 python3 -m pytest -q -p no:cach
   tests/python/test_binding.py tests/python/test_binding_checks.py >>"$V" 2>&1
 echo "pytest rc=$? ($SECONDS s)" | tee -a "$V"; tail -2 "$V" | head -1
 grep -q H200 "$O/card.txt" || exit 0
+[ "$LIMIT" -gt 0 ] || { echo "serving plan skipped (LIMIT_S 0)"; exit 0; }
 timeout "$LIMIT" tools/experiments/call1_s51.sh /tmp/c/bin "$O"
 rc=$?; echo "call1_s51 rc=$rc ($SECONDS s)"
 [ $rc = 124 ] && { pkill -f /tmp/c/bin/ ; sleep 1; }  # timeout stops the script, not its running child
