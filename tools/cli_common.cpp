@@ -47,16 +47,16 @@ Workload load_workload(const std::string& path) {
   return path.empty() ? Workload::builtin_default() : Workload::from_file(path);
 }
 
-void require_writable(const std::string& path) {
+void require_writable(const std::string& path, const std::string& option) {
   if (path.empty()) return;
   namespace fs = std::filesystem;
   const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   std::error_code ec;
   if (!fs::is_directory(parent, ec))
-    throw Error(StatusCode::invalid_argument, "--json '" + path + "': directory '" + parent.string() + "' does not exist");
+    throw Error(StatusCode::invalid_argument, option + " '" + path + "': directory '" + parent.string() + "' does not exist");
   if (access(parent.c_str(), W_OK) != 0)
-    throw Error(StatusCode::invalid_argument, "--json '" + path + "': directory '" + parent.string() + "' is not writable");
-  if (fs::is_directory(path, ec)) throw Error(StatusCode::invalid_argument, "--json '" + path + "' is a directory");
+    throw Error(StatusCode::invalid_argument, option + " '" + path + "': directory '" + parent.string() + "' is not writable");
+  if (fs::is_directory(path, ec)) throw Error(StatusCode::invalid_argument, option + " '" + path + "' is a directory");
 }
 
 void progress_line(const std::string& line) {

@@ -19,8 +19,9 @@ void describe_plan(lab::BenchEnv& env, const Plan& plan, const std::string& meth
 
 Workload load_workload(const std::string& path);  // "" = built-in default
 
-// Fails early (before minutes of GPU work) when a --json path cannot be written.
-void require_writable(const std::string& path);
+// Fails early (before any GPU work) when an output file cannot be written; the error names the
+// option that gave the path (e.g. "--json", "--log").
+void require_writable(const std::string& path, const std::string& option);
 
 // A progress line on stderr: rewritten in place on a terminal, one line each otherwise.
 void progress_line(const std::string& line);

@@ -47,7 +47,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
         throw Error(StatusCode::invalid_argument, "bench: --method and --baseline-vs-baseline are exclusive");
       if (!a->method.empty() && !a->plan.empty())
         throw Error(StatusCode::invalid_argument, "bench: --method and --plan are exclusive");
-      require_writable(a->json);
+      require_writable(a->json, "--json");
       lab::BenchOptions o;
       o.workload = load_workload(a->workload);
       if (!a->loads.empty()) o.loads = lab::parse_m_list(a->loads);
@@ -59,6 +59,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       o.ballast_touch = a->ballast_touch;
       o.cand_own_w = a->cand_own_w;
       lab::diagnostics_label(o);  // bad diagnostic flags: error before any GPU work
+      o.flush = lab::parse_flush_mode(a->flush);  // bad flush mode: error before any GPU work
       const DeviceInfo dev = require_device(a->device);
       if (a->method.empty() && !a->aa) o.plan = load_plan(a->plan, dev);
       o.method = a->method;
@@ -66,7 +67,6 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
       o.pairs = a->pairs;
       o.min_copies = a->copies;
       o.device = a->device;
-      o.flush = lab::parse_flush_mode(a->flush);
       o.progress = progress_line;
       lab::BenchReport r = lab::run_bench(o);
       progress_done();

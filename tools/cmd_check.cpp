@@ -32,7 +32,7 @@ void add_check(CLI::App& app, std::function<int()>& run) {
     run = [a] {
       if (!a->method.empty() && !a->plan.empty())
         throw Error(StatusCode::invalid_argument, "check: --method and --plan are exclusive");
-      require_writable(a->json);
+      require_writable(a->json, "--json");
       lab::CheckOptions o;
       o.workload = load_workload(a->workload);
       o.ms = lab::parse_m_list(a->m);

@@ -31,16 +31,18 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
                 "also time the access-order probes (ledger L7): reported per size, never the floor");
   sub->callback([a, &run] {
     run = [a] {
-      require_writable(a->json);
-      const DeviceInfo dev = require_device(a->device);
-      cuda_check(cudaSetDevice(a->device), "cudaSetDevice");
+      // Every argument is checked before any GPU work.
+      require_writable(a->json, "--json");
       const Workload w = load_workload(a->workload);
       std::vector<std::size_t> sizes;
       for (const lab::BenchCase& c : lab::plan_bench_cases(w, {}, {}))
         if (std::find(sizes.begin(), sizes.end(), c.bytes) == sizes.end()) sizes.push_back(c.bytes);
       std::sort(sizes.begin(), sizes.end());
       const lab::FloorFill fill = lab::parse_floor_fill(a->fill);
-      lab::GraphTimer timer(dev, lab::parse_flush_mode(a->flush));
+      const lab::FlushMode flush = lab::parse_flush_mode(a->flush);
+      const DeviceInfo dev = require_device(a->device);
+      cuda_check(cudaSetDevice(a->device), "cudaSetDevice");
+      lab::GraphTimer timer(dev, flush);
       lab::FloorProbe probe(timer, 64, a->order_probes, fill);
       std::vector<lab::FloorResult> floors;
       for (std::size_t i = 0; i < sizes.size(); ++i) {

@@ -81,7 +81,8 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
         o.resumed = std::move(prev.records);
       }
       lab::validate_tune_options(o);  // bad options (and a resumed log of another flush) fail before any GPU work
-      require_writable(a->log);
+      require_writable(a->log, "--log");
+      require_writable(a->out, "--out");  // an explicit --out; the default one needs the device's name
       const DeviceInfo dev = require_device(a->device);
       // Default --out: the plan set the flush tunes for (a read flush: plans/serving/).
       std::string out = a->out;
@@ -92,7 +93,7 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
         if (ec) throw Error(StatusCode::invalid_argument, "tune: cannot create '" + file.parent_path().string() + "': " + ec.message());
         out = file.string();
       }
-      require_writable(out);
+      if (a->out.empty()) require_writable(out, "the default --out");
       o.existing = load_plan(a->plan, dev);
       // The log is rewritten from the resumed records, then appended to line by line.
       auto log = std::make_shared<std::ofstream>(a->log, std::ios::trunc);

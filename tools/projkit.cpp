@@ -1,13 +1,16 @@
 // projkit: benchmark, check and inspect the projection library.
-//   projkit bench   [--workload F] [--loads 1,8] [--families qkv,o] [--m-sweep A..B] [--plan F|safe]
-//                   [--method NAME] [--baseline-vs-baseline] [--pairs N] [--copies N] [--json PATH]
+//   projkit bench   [--workload F] [--loads 1,8 | --m-sweep A..B] [--families qkv,o] [--plan F|safe|serving]
+//                   [--method NAME | --baseline-vs-baseline] [--pairs N] [--copies N] [--flush write|read] [--json PATH]
 //   projkit check   [--m 1..256] [--families ...] [--seeds 3] [--replays 3] [--plan ...] [--method NAME] [--json PATH]
-//   projkit floor   [--workload F] [--json PATH]
-//   projkit info
+//   projkit floor   [--workload F] [--flush write|read] [--fill zero|weights] [--json PATH]
+//   projkit info    [--plan ...]
 //   projkit tune    --log FILE [--families ...] [--m 1..256] [--kernels ...] [--screen-pairs 20] [--pairs 60]
-//                   [--margin 0.02] [--plan F|safe] [--out FILE] [--resume LOG]
+//                   [--margin 0.02] [--plan ...] [--out FILE] [--resume LOG] [--flush write|read]
 //   projkit report  RESULTS.json [--out DIR]
-// Every error prints "projkit: error: <message>" and exits non-zero.
+// Every subcommand checks its arguments before any GPU work, all but --device and --plan (a plan is
+// checked against the device: its name, SM count, CUDA and cuBLAS versions). A bad argument or a failure
+// prints "projkit: error (<status>): <message>" (CLI11's own message for a malformed command line)
+// and exits non-zero (tests/python/test_cli_errors.py).
 #include <cstdio>
 #include <exception>
 
