@@ -7,8 +7,9 @@
 //   projkit tune    --log FILE [--families ...] [--m 1..256] [--kernels ...] [--screen-pairs 20] [--pairs 60]
 //                   [--margin 0.02] [--plan ...] [--out FILE] [--resume LOG] [--flush write|read]
 //   projkit report  RESULTS.json [--out DIR]
-// Every subcommand checks its arguments before any GPU work, all but --device and --plan (a plan is
-// checked against the device: its name, SM count, CUDA and cuBLAS versions). A bad argument or a failure
+// Every subcommand checks its arguments before any GPU work, all but whether --device names a
+// present device and --plan (a plan is checked against the device: its name, SM count, CUDA and
+// cuBLAS versions). A bad argument or a failure
 // prints "projkit: error (<status>): <message>" (CLI11's own message for a malformed command line)
 // and exits non-zero (tests/python/test_cli_errors.py).
 #include <cstdio>

@@ -72,6 +72,12 @@ CASES = [
     (["tune", "--log", "LOG", "--resume", f"{NOPE}/r.jsonl"], f"--resume file '{NOPE}/r.jsonl' cannot be opened"),
     (["tune", "--log", f"{NOPE}/t.jsonl"], f"--log '{NOPE}/t.jsonl': directory '{NOPE}' does not exist"),
     (["tune", "--log", "LOG", "--out", f"{NOPE}/p.json"], f"--out '{NOPE}/p.json': directory '{NOPE}' does not exist"),
+    # a negative device ordinal, in every subcommand that opens a device
+    (["bench", "--device", "-1"], "--device: Value -1 not in range 0"),
+    (["check", "--device", "-1"], "--device: Value -1 not in range 0"),
+    (["floor", "--device", "-1"], "--device: Value -1 not in range 0"),
+    (["info", "--device", "-1"], "--device: Value -1 not in range 0"),
+    (["tune", "--log", "LOG", "--device", "-1"], "--device: Value -1 not in range 0"),
     # no subcommand
     ([], "A subcommand is required"),
 ]
@@ -110,3 +116,18 @@ def test_cli_refuses_a_json_path_in_a_read_only_directory(cli, tmp_path):
         assert_refused(rc, out, f"--json '{ro / 'b.json'}': directory '{ro}' is not writable")
     finally:
         ro.chmod(0o755)
+
+
+def test_report_refuses_a_missing_or_foreign_result(cli, tmp_path, monkeypatch):
+    repo_python = os.path.join(os.path.dirname(__file__), "..", "..", "python")
+    monkeypatch.setenv("PROJKIT_PYTHON_DIR", os.path.abspath(repo_python))
+    rc, out = run_cli(cli, ["report", f"{NOPE}/r.json", "--out", str(tmp_path)])
+    assert_refused(rc, out, f"cannot read '{NOPE}/r.json'")
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text('{"schema": "something/else"}')
+    rc, out = run_cli(cli, ["report", str(foreign), "--out", str(tmp_path)])
+    assert_refused(rc, out, "is not a projkit.bench/1 result")
+    assert not (tmp_path / "report.md").exists(), "a refused report must write nothing"
+    monkeypatch.setenv("PROJKIT_PYTHON_DIR", str(tmp_path))
+    rc, out = run_cli(cli, ["report", str(foreign)])
+    assert_refused(rc, out, f"$PROJKIT_PYTHON_DIR='{tmp_path}' has no projkit/report.py")
