@@ -5,10 +5,15 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "file_sha256.hpp"
 
 namespace projkit::cli {
+
+CLI::Option* add_device_option(CLI::App* sub, int& ordinal) {
+  return sub->add_option("--device", ordinal, "CUDA device ordinal")->check(CLI::Range(0, std::numeric_limits<int>::max()));
+}
 
 DeviceInfo require_device(int ordinal) {
   int count = 0;

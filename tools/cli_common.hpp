@@ -1,6 +1,8 @@
 // Helpers shared by the projkit subcommands.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <string>
 
 #include "lab/env.hpp"
@@ -8,6 +10,9 @@
 
 namespace projkit::cli {
 
+// The subcommand's --device option: a CUDA device ordinal, 0 and up (CLI11 refuses a negative one
+// while parsing; whether that device is present is require_device's question).
+CLI::Option* add_device_option(CLI::App* sub, int& ordinal);
 // Throws Error(unsupported) "no CUDA device: ..." when there is none.
 DeviceInfo require_device(int ordinal);
 

@@ -1,7 +1,6 @@
 // `projkit bench`: the judge's timing protocol over a workload (see src/lab/bench.hpp).
 #include <cstdio>
 #include <iostream>
-#include <limits>
 #include <memory>
 
 #include "cli_common.hpp"
@@ -30,7 +29,7 @@ void add_bench(CLI::App& app, std::function<int()>& run) {
   sub->add_flag("--baseline-vs-baseline", a->aa, "A/A run: candidate = baseline (the ratio spread is the noise)");
   sub->add_option("--pairs", a->pairs, "paired replays per case (>= 50)")->check(CLI::Range(50, 100000));
   sub->add_option("--copies", a->copies, "minimum rotated copies (>= 8; raised until > 2x L2)")->check(CLI::Range(8, 4096));
-  sub->add_option("--device", a->device, "CUDA device ordinal")->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  add_device_option(sub, a->device);
   sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
   sub->add_option("--json", a->json, "write the projkit.bench/1 report here");
   sub->add_option("--ballast", a->ballast_mb,

@@ -1,6 +1,5 @@
 // `projkit check`: every family x every M against the fp64 reference (see src/lab/check.hpp).
 #include <iostream>
-#include <limits>
 #include <memory>
 
 #include "cli_common.hpp"
@@ -26,7 +25,7 @@ void add_check(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--replays", a->replays, "graph replays with fresh activations per seed and M")->check(CLI::Range(1, 1000));
   sub->add_option("--plan", a->plan, "plan file, 'safe', or 'serving' (the device's clean-L2 plan; default: the device's plan)");
   sub->add_option("--method", a->method, "check this one method config instead of the plan");
-  sub->add_option("--device", a->device, "CUDA device ordinal")->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  add_device_option(sub, a->device);
   sub->add_option("--json", a->json, "write the projkit.check/1 report here");
   sub->add_flag("--all", a->all_rows, "print every case, not only failures");
   sub->callback([a, &run] {

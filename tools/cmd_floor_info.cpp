@@ -2,7 +2,6 @@
 // kernel families with their configs).
 #include <algorithm>
 #include <iostream>
-#include <limits>
 #include <memory>
 
 #include "cli_common.hpp"
@@ -23,7 +22,7 @@ void add_floor(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand("floor", "practical read floor per payload size of the workload's cases");
   sub->add_option("--workload", a->workload, "workload JSON (default: built-in)");
-  sub->add_option("--device", a->device, "CUDA device ordinal")->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  add_device_option(sub, a->device);
   sub->add_option("--json", a->json, "write the projkit.floor/1 report here");
   sub->add_option("--flush", a->flush, "L2 flush before each replay: write (default) or read");
   sub->add_option("--fill", a->fill,
@@ -78,7 +77,7 @@ void add_info(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand("info", "device, plan in force, kernel families and their configs");
   sub->add_option("--plan", a->plan, "plan file, 'safe', or 'serving' (the device's clean-L2 plan; default: the device's plan)");
-  sub->add_option("--device", a->device, "CUDA device ordinal")->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  add_device_option(sub, a->device);
   sub->callback([a, &run] {
     run = [a] {
       std::cout << "projkit " << kVersion << " (git " << PROJKIT_GIT_SHA << ")\n";

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -58,7 +57,7 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--out", a->out, "plan file to write (default: <plans dir>/<device slug>.json; with --flush read <plans dir>/serving/<device slug>.json)");
   sub->add_option("--log", a->log, "JSON-lines tune log to write (every measurement and decision)")->required();
   sub->add_option("--resume", a->resume, "partial tune log: its decided (family, M) are kept, not re-measured");
-  sub->add_option("--device", a->device, "CUDA device ordinal")->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  add_device_option(sub, a->device);
   sub->add_option("--flush", a->flush,
                   "L2 flush before each replay: write (the judge's, default) or read (a clean L2: a plan for serving)")
       ->capture_default_str();
