@@ -174,6 +174,14 @@ class Projection:
                                                ctypes.c_void_p(out.data_ptr()), ctypes.c_void_p(stream)))
         return out
 
+    def __copy__(self):
+        # A shallow copy would share the handle, and the second __del__ would destroy it again.
+        raise ProjkitError(f"{self.family}: a Projection owns its prepared handle and cannot be copied; "
+                           "create another one from the weights")
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
     def __del__(self):
         if getattr(self, "_handle", None) and _lib is not None:
             _lib.pk_projection_destroy(self._handle)

@@ -68,3 +68,15 @@ def test_require_tensor_accepts_a_matching_tensor():
 def test_require_tensor_names_the_violated_constraint(tensor, message):
     with pytest.raises(projkit.ProjkitError, match=message):
         projkit.require_tensor(tensor, "x", (8, 8192), "bf16", "cuda:0")
+
+
+def test_a_projection_refuses_to_be_copied():
+    """A copy would share the prepared handle, and both objects' __del__ would destroy it: a double
+    free. copy.copy and copy.deepcopy refuse instead (checked on an instance without a handle)."""
+    import copy
+
+    proj = object.__new__(projkit.Projection)
+    proj.family, proj._handle = "qkv", None
+    for copier in (copy.copy, copy.deepcopy):
+        with pytest.raises(projkit.ProjkitError, match="qkv: a Projection owns its prepared handle"):
+            copier(proj)
