@@ -14,7 +14,8 @@ What a serving framework's layer needs beyond `projkit.Projection`:
   16-byte vectors); pass contiguous, aligned activations to avoid the copy.
 - The call is one torch custom op, `torch.ops.projkit.linear`, with a fake (meta) implementation:
   torch.compile(fullgraph=True) traces through it without a graph break, and CUDA graphs capture it
-  (the library neither allocates nor synchronises inside a call).
+  (the library neither allocates nor synchronises inside a call). Inference only: the op has no
+  backward.
 
 Wrong input is refused, never run: an x of another dtype than bf16, on another device than W, or
 whose last dimension is not K raises ProjkitError naming the constraint (no fallback hides it).
