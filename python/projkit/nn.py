@@ -33,9 +33,9 @@ from . import Projection, ProjkitError, family_info
 
 __all__ = ["Linear"]
 
-# No `from __future__ import annotations` here: torch.library.custom_op reads the op's schema from
-# its annotations. The custom op takes plain tensors and ints, so each live layer's Projection sits in this table
-# under an integer key that the op receives; a layer's finalizer removes its entry.
+# No `from __future__ import annotations` here: torch.library.custom_op reads the op's schema
+# from its annotations. The op takes plain tensors and ints, so each live layer's Projection sits
+# in this table under an integer key that the op receives; a layer's finalizer removes its entry.
 _live: dict[int, tuple[Projection, int]] = {}
 _keys = itertools.count(1)
 
