@@ -33,6 +33,9 @@ from . import Projection, ProjkitError, family_info
 
 __all__ = ["Linear"]
 
+if not hasattr(torch.library, "custom_op"):  # added in torch 2.4
+    raise ImportError(f"projkit.nn needs torch >= 2.4 (torch.library.custom_op); this is torch {torch.__version__}")
+
 # No `from __future__ import annotations` here: torch.library.custom_op reads the op's schema
 # from its annotations. The op takes plain tensors and ints, so each live layer's Projection sits
 # in this table under an integer key that the op receives; a layer's finalizer removes its entry.
