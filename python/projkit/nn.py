@@ -27,14 +27,15 @@ import itertools
 import weakref
 
 import torch
-import torch.nn.functional as F
 
-from . import Projection, ProjkitError, family_info
+if not getattr(getattr(torch, "library", None), "custom_op", None):  # added in torch 2.4
+    raise ImportError(f"projkit.nn needs torch >= 2.4 (torch.library.custom_op); this is torch {torch.__version__}")
+
+import torch.nn.functional as F  # noqa: E402
+
+from . import Projection, ProjkitError, family_info  # noqa: E402
 
 __all__ = ["Linear"]
-
-if not hasattr(torch.library, "custom_op"):  # added in torch 2.4
-    raise ImportError(f"projkit.nn needs torch >= 2.4 (torch.library.custom_op); this is torch {torch.__version__}")
 
 # No `from __future__ import annotations` here: torch.library.custom_op reads the op's schema
 # from its annotations. The op takes plain tensors and ints, so each live layer's Projection sits

@@ -80,3 +80,18 @@ def test_a_projection_refuses_to_be_copied():
     for copier in (copy.copy, copy.deepcopy):
         with pytest.raises(projkit.ProjkitError, match="qkv: a Projection owns its prepared handle"):
             copier(proj)
+
+
+def test_the_torch_module_names_the_torch_it_needs(monkeypatch):
+    """projkit.nn registers a torch custom op (torch >= 2.4): an older torch gets an ImportError
+    naming the version needed, not an AttributeError from inside torch (a stand-in torch here)."""
+    import importlib
+    import types
+
+    old_torch = types.ModuleType("torch")
+    old_torch.__version__ = "2.3.1"
+    old_torch.library = types.SimpleNamespace()  # no custom_op
+    monkeypatch.setitem(sys.modules, "torch", old_torch)
+    monkeypatch.delitem(sys.modules, "projkit.nn", raising=False)
+    with pytest.raises(ImportError, match=r"projkit.nn needs torch >= 2.4 .*this is torch 2.3.1"):
+        importlib.import_module("projkit.nn")
