@@ -135,7 +135,3 @@ class Linear(torch.nn.Module):
     def extra_repr(self) -> str:
         return f"family={self.family}, in_features={self.in_features}, out_features={self.out_features}, " \
                f"max_m={self.max_m}"
-
-    def __deepcopy__(self, memo):
-        raise ProjkitError(f"{self.family}: a projkit Linear holds a prepared Projection and cannot be "
-                           "copied; build a new Linear from the copied weight")
