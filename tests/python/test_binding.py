@@ -3,34 +3,17 @@
 Needs torch with a CUDA device and a built libprojkit.so ($PROJKIT_LIB or build/);
 otherwise the tests skip with the reason.
 """
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
-import projkit  # noqa: E402
+from torch_gpu_common import FAMILIES, library_or_skip, needs_gpu, projkit, shape, torch
 
-torch = pytest.importorskip("torch")
 F = torch.nn.functional
-
-needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device visible to torch")
-
-
-def _library_or_skip():
-    try:
-        projkit.library()
-    except (projkit.ProjkitError, OSError) as e:
-        pytest.skip(f"libprojkit.so not loadable: {e}")
-
-
-SHAPES = {"qkv": (2304, 8192), "o": (8192, 1024), "pooler": (4096, 8192), "unpooler": (8192, 4096),
-          "router": (256, 8192)}
 
 
 def _weights_and_x(family, m):
     """Seeded W [N, K] (fp32 for the router, else bf16; scaled by 1/sqrt(K)) and x [m, K] bf16."""
-    n, k = SHAPES[family]
+    n, k = shape(family)
     g = torch.Generator(device="cuda").manual_seed(m)
     w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(
         torch.float32 if family == "router" else torch.bfloat16)
@@ -38,10 +21,10 @@ def _weights_and_x(family, m):
 
 
 @needs_gpu
-@pytest.mark.parametrize("family", list(SHAPES))
+@pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("m", [1, 5, 8, 33, 128, 256])
 def test_matches_torch_linear(family, m):
-    _library_or_skip()
+    library_or_skip()
     router = family == "router"
     w, x = _weights_and_x(family, m)
     n = w.shape[0]
@@ -59,7 +42,7 @@ def test_matches_torch_linear(family, m):
 def test_without_weight_copies_runs_copy_free_twins(family, m):
     """weight_copies=False: the plan's methods that keep a copy of W (wgmma_tma's k-slabs, .wsl;
     fragment_stream_zw's packed rows) run as their copy-free twins, still right."""
-    _library_or_skip()
+    library_or_skip()
     w, x = _weights_and_x(family, m)
     with_copy = projkit.Projection(family, w)
     proj = projkit.Projection(family, w, weight_copies=False)
@@ -79,7 +62,7 @@ def test_without_weight_copies_runs_copy_free_twins(family, m):
 def test_serving_plan_set(family, m):
     """plan="serving": the device's clean-L2 plan (plans/serving/<device>.json), or its default plan
     where it has none; strict=True instead refuses a missing serving plan, naming the file."""
-    _library_or_skip()
+    library_or_skip()
     router = family == "router"
     w, x = _weights_and_x(family, m)
     proj = projkit.Projection(family, w, plan="serving")
@@ -97,7 +80,7 @@ def test_serving_plan_set(family, m):
 
 @needs_gpu
 def test_bad_input_raises_named_error():
-    _library_or_skip()
+    library_or_skip()
     w = torch.zeros(2304, 8192, device="cuda", dtype=torch.bfloat16)
     proj = projkit.Projection("qkv", w, plan="safe", max_m=4)
     with pytest.raises(projkit.ProjkitError, match="max_m=4"):
@@ -110,8 +93,8 @@ def test_bad_input_raises_named_error():
 def test_tensors_that_do_not_fit_the_family_are_refused_before_any_launch():
     """The library sees only pointers: a wrong W, x or out would be read or written past its
     end. The binding refuses each with the violated constraint."""
-    _library_or_skip()
-    n, k = SHAPES["qkv"]
+    library_or_skip()
+    n, k = shape("qkv")
     bf16 = dict(device="cuda", dtype=torch.bfloat16)
     with pytest.raises(projkit.ProjkitError, match=r"qkv weight must have shape \[2304, 8192\]"):
         projkit.Projection("qkv", torch.zeros(k, n, **bf16), plan="safe")  # transposed
@@ -154,8 +137,8 @@ def test_tensors_that_do_not_fit_the_family_are_refused_before_any_launch():
 def test_out_argument_and_zero_rows_behave_as_f_linear(family):
     """m = 0 gives an empty y as F.linear does; out= is written in place, every element (it starts
     NaN-filled, so a row or column left unwritten fails the error bound)."""
-    _library_or_skip()
-    n, k = SHAPES[family]
+    library_or_skip()
+    n, k = shape(family)
     g = torch.Generator(device="cuda").manual_seed(7)
     router = family == "router"
     w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.float32 if router else torch.bfloat16)

@@ -6,34 +6,22 @@ baseline above max_m), strided or unaligned x, the custom op under CUDA-graph ca
 torch.compile(fullgraph=True), and loud refusals of wrong input.
 """
 import copy
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
-import projkit  # noqa: E402
+from torch_gpu_common import FAMILIES, library_or_skip, needs_gpu, projkit, shape, torch
 
-torch = pytest.importorskip("torch")
 F = torch.nn.functional
-
-needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device visible to torch")
-
-SHAPES = {"qkv": (2304, 8192), "o": (8192, 1024), "pooler": (4096, 8192), "unpooler": (8192, 4096),
-          "router": (256, 8192)}
 
 
 def _nn_or_skip():
-    try:
-        projkit.library()
-    except (projkit.ProjkitError, OSError) as e:
-        pytest.skip(f"libprojkit.so not loadable: {e}")
+    library_or_skip()
     from projkit import nn  # torch is present here: the module registers its custom op on import
     return nn
 
 
 def _weight(family, seed=0):
-    n, k = SHAPES[family]
+    n, k = shape(family)
     g = torch.Generator(device="cuda").manual_seed(seed)
     return (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(
         torch.float32 if family == "router" else torch.bfloat16)
@@ -50,13 +38,13 @@ def _rel_err(y, x2, w):
 
 
 @needs_gpu
-@pytest.mark.parametrize("family", list(SHAPES))
+@pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("lead", [(1,), (2, 3), (4, 5, 6)])
 def test_leading_dimensions_flatten_into_m(family, lead):
     nn = _nn_or_skip()
     w = _weight(family)
     layer = nn.Linear(family, w)
-    n, k = SHAPES[family]
+    n, k = shape(family)
     x = _x((*lead, k))
     m = x.numel() // k
     y = layer(x)
@@ -75,7 +63,7 @@ def test_above_max_m_runs_the_baseline_exactly(family, max_m, m):
     nn = _nn_or_skip()
     w = _weight(family)
     layer = nn.Linear(family, w, max_m=max_m)
-    x = _x((m, SHAPES[family][1]))
+    x = _x((m, shape(family)[1]))
     assert layer.method(m) == "torch F.linear (m > max_m)"
     assert layer.method(max_m) != layer.method(m)
     cols = layer.out_cols(m)
@@ -89,7 +77,7 @@ def test_strided_and_unaligned_x_are_copied_then_run():
     nn = _nn_or_skip()
     w = _weight("qkv")
     layer = nn.Linear("qkv", w)
-    k = SHAPES["qkv"][1]
+    k = shape("qkv")[1]
     wide = _x((7, k + 8))
     strided = wide[:, 3:3 + k]                       # rows k + 8 apart: not contiguous
     flat = torch.empty(7 * k + 1, device="cuda", dtype=torch.bfloat16)
@@ -105,7 +93,7 @@ def test_strided_and_unaligned_x_are_copied_then_run():
 @needs_gpu
 def test_zero_rows_and_from_linear():
     nn = _nn_or_skip()
-    n, k = SHAPES["o"]
+    n, k = shape("o")
     mod = torch.nn.Linear(k, n, bias=False, device="cuda", dtype=torch.bfloat16)
     layer = nn.Linear.from_linear("o", mod)
     assert layer.weight.data_ptr() == mod.weight.data_ptr()  # shared, not copied
@@ -118,7 +106,7 @@ def test_zero_rows_and_from_linear():
 @needs_gpu
 def test_wrong_input_is_refused_with_the_constraint_named():
     nn = _nn_or_skip()
-    n, k = SHAPES["qkv"]
+    n, k = shape("qkv")
     w = _weight("qkv")
     layer = nn.Linear("qkv", w, max_m=8)
     with pytest.raises(projkit.ProjkitError, match=r"qkv: x's last dimension must be K = 8192 \(got shape \[4, 4096\]\)"):
@@ -146,7 +134,7 @@ def test_cuda_graph_capture_replays_with_new_inputs(family, m):
     nn = _nn_or_skip()
     w = _weight(family)
     layer = nn.Linear(family, w)
-    k = SHAPES[family][1]
+    k = shape(family)[1]
     static_x = _x((m, k), seed=2)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())

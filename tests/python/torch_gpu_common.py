@@ -1,0 +1,31 @@
+"""What the torch GPU test files share: the five built-in families, their (N, K) from the library
+itself (projkit.family_info), and the skips. Importing it skips the importing test file when torch
+is missing, as pytest.importorskip does.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+import projkit  # noqa: E402
+
+torch = pytest.importorskip("torch")
+
+needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device visible to torch")
+
+FAMILIES = ("qkv", "o", "pooler", "unpooler", "router")
+
+
+def library_or_skip():
+    """Skip the calling test when libprojkit.so ($PROJKIT_LIB or build/) cannot be loaded."""
+    try:
+        projkit.library()
+    except (projkit.ProjkitError, OSError) as e:
+        pytest.skip(f"libprojkit.so not loadable: {e}")
+
+
+def shape(family):
+    """(N, K) of a built-in family's W, as the library defines it (call after library_or_skip)."""
+    info = projkit.family_info(family)
+    return info.n, info.k
