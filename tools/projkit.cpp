@@ -9,9 +9,9 @@
 //   projkit report  RESULTS.json [--out DIR]
 // Every subcommand checks its arguments before any GPU work, all but whether --device names a
 // present device and --plan (a plan is checked against the device: its name, SM count, CUDA and
-// cuBLAS versions). A bad argument or a failure
-// prints "projkit: error (<status>): <message>" (CLI11's own message for a malformed command line)
-// and exits non-zero (tests/python/test_cli_errors.py).
+// cuBLAS versions). A bad argument or a failure prints "projkit: error (<status>): <message>"
+// (CLI11's own message for a malformed command line) and exits non-zero
+// (tests/python/test_cli_errors.py).
 #include <cstdio>
 #include <exception>
 

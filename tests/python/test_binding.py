@@ -6,18 +6,16 @@ otherwise the tests skip with the reason.
 
 import pytest
 
-from torch_gpu_common import FAMILIES, library_or_skip, needs_gpu, projkit, shape, torch
+from torch_gpu_common import FAMILIES, library_or_skip, needs_gpu, projkit, seeded_weight, shape, torch
 
 F = torch.nn.functional
 
 
 def _weights_and_x(family, m):
     """Seeded W [N, K] (fp32 for the router, else bf16; scaled by 1/sqrt(K)) and x [m, K] bf16."""
-    n, k = shape(family)
     g = torch.Generator(device="cuda").manual_seed(m)
-    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(
-        torch.float32 if family == "router" else torch.bfloat16)
-    return w, torch.randn(m, k, device="cuda", generator=g).to(torch.bfloat16)
+    w = seeded_weight(family, g)
+    return w, torch.randn(m, shape(family)[1], device="cuda", generator=g).to(torch.bfloat16)
 
 
 @needs_gpu
@@ -141,7 +139,7 @@ def test_out_argument_and_zero_rows_behave_as_f_linear(family):
     n, k = shape(family)
     g = torch.Generator(device="cuda").manual_seed(7)
     router = family == "router"
-    w = (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(torch.float32 if router else torch.bfloat16)
+    w = seeded_weight(family, g)
     proj = projkit.Projection(family, w)
     empty = proj(torch.empty(0, k, device="cuda", dtype=torch.bfloat16))
     assert empty.shape == (0, 1024 if family == "unpooler" else n) and empty.dtype == w.dtype

@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from torch_gpu_common import FAMILIES, library_or_skip, needs_gpu, projkit, shape, torch
+from torch_gpu_common import FAMILIES, library_or_skip, needs_gpu, projkit, seeded_weight, shape, torch
 
 F = torch.nn.functional
 
@@ -21,15 +21,12 @@ def _nn_or_skip():
 
 
 def _weight(family, seed=0):
-    n, k = shape(family)
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    return (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(
-        torch.float32 if family == "router" else torch.bfloat16)
+    return seeded_weight(family, torch.Generator(device="cuda").manual_seed(seed))
 
 
-def _x(shape, seed=1):
+def _x(dims, seed=1):
     g = torch.Generator(device="cuda").manual_seed(seed)
-    return torch.randn(*shape, device="cuda", generator=g).to(torch.bfloat16)
+    return torch.randn(*dims, device="cuda", generator=g).to(torch.bfloat16)
 
 
 def _rel_err(y, x2, w):
@@ -158,8 +155,8 @@ def test_torch_compile_traces_the_op_without_a_graph_break():
     w = _weight("qkv")
     layer = nn.Linear("qkv", w, max_m=64)
     compiled = torch.compile(lambda t: layer(t) * 2, fullgraph=True, dynamic=False)
-    for shape in ((2, 3, 8192), (100, 8192)):  # 6 rows: the Projection; 100 > max_m: the baseline
-        x = _x(shape)
+    for dims in ((2, 3, 8192), (100, 8192)):  # 6 rows: the Projection; 100 > max_m: the baseline
+        x = _x(dims)
         y = compiled(x)
-        assert y.shape == (*shape[:-1], 2304)
+        assert y.shape == (*dims[:-1], 2304)
         assert torch.equal(y, layer(x) * 2) or _rel_err(y / 2, x.reshape(-1, 8192), w) < 1e-2

@@ -29,3 +29,11 @@ def shape(family):
     """(N, K) of a built-in family's W, as the library defines it (call after library_or_skip)."""
     info = projkit.family_info(family)
     return info.n, info.k
+
+
+def seeded_weight(family, g):
+    """W [N, K] of a built-in family drawn from the CUDA generator g: randn / sqrt(K), fp32 for the
+    router, bf16 for the dense families."""
+    n, k = shape(family)
+    return (torch.randn(n, k, device="cuda", generator=g) / k ** 0.5).to(
+        torch.float32 if family == "router" else torch.bfloat16)
