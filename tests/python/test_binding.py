@@ -12,7 +12,7 @@ F = torch.nn.functional
 
 
 def _weights_and_x(family, m):
-    """Seeded W [N, K] (fp32 for the router, else bf16; scaled by 1/sqrt(K)) and x [m, K] bf16."""
+    """seeded_weight(family) and x [m, K] bf16, both from one CUDA generator seeded with m."""
     g = torch.Generator(device="cuda").manual_seed(m)
     w = seeded_weight(family, g)
     return w, torch.randn(m, shape(family)[1], device="cuda", generator=g).to(torch.bfloat16)
