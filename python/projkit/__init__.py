@@ -20,7 +20,7 @@ import ctypes
 import os
 from pathlib import Path
 
-__all__ = ["FamilyInfo", "Projection", "ProjkitError", "family_info", "library", "require_tensor"]
+__all__ = ["FamilyInfo", "Projection", "ProjkitError", "families", "family_info", "library", "require_tensor"]
 
 
 class ProjkitError(RuntimeError):
@@ -54,6 +54,9 @@ def library() -> ctypes.CDLL:
         lib.pk_projection_method.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
         lib.pk_projection_destroy.argtypes = [ctypes.c_void_p]
         lib.pk_family_info.argtypes = [ctypes.c_char_p, ctypes.POINTER(FamilyInfo)]
+        lib.pk_family_count.restype = ctypes.c_int
+        lib.pk_family_name.argtypes = [ctypes.c_int]
+        lib.pk_family_name.restype = ctypes.c_char_p
         _lib = lib
     return _lib
 
@@ -76,6 +79,19 @@ class FamilyInfo(ctypes.Structure):
         """Columns of y for m rows (the unpooler returns its first 1024 rows' outputs for m <= 8);
         ProjectionSpec::out_cols's rule: a family without a slice (slice_max_m = 0) returns n."""
         return self.slice_rows if self.slice_max_m > 0 and m <= self.slice_max_m else self.n
+
+
+def families() -> tuple[str, ...]:
+    """The built-in families' names in the library's order (pk_family_count / pk_family_name; no GPU
+    needed)."""
+    lib = library()
+    names = []
+    for i in range(lib.pk_family_count()):
+        name = lib.pk_family_name(i)
+        if name is None:
+            raise ProjkitError(lib.pk_last_error().decode())
+        names.append(name.decode())
+    return tuple(names)
 
 
 def family_info(family: str) -> FamilyInfo:

@@ -51,6 +51,19 @@ pkStatus pk_family_info(const char* family, pkFamilyInfo* out) {
   });
 }
 
+int pk_family_count(void) { return static_cast<int>(projkit::builtin_specs().size()); }
+
+const char* pk_family_name(int index) {
+  g_last_error.clear();
+  const auto& specs = projkit::builtin_specs();
+  if (index < 0 || index >= static_cast<int>(specs.size())) {
+    fail(PK_INVALID_ARGUMENT, "pk_family_name: index " + std::to_string(index) + " is outside [0, " +
+                                  std::to_string(specs.size()) + ")");
+    return nullptr;
+  }
+  return specs[static_cast<std::size_t>(index)].name.c_str();
+}
+
 pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights, const char* plan_path,
                               const char* method, int max_m, int flags) {
   g_last_error.clear();

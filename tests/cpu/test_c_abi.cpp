@@ -85,3 +85,21 @@ TEST(CAbi, FamilyInfoDescribesEachBuiltinFamilyWithoutADevice) {
   EXPECT_EQ(pk_family_info("qkv", nullptr), PK_INVALID_ARGUMENT);
   EXPECT_NE(std::strstr(pk_last_error(), "out is null"), nullptr);
 }
+
+TEST(CAbi, FamilyNamesListTheBuiltinFamiliesInOrder) {
+  // The test's own list, not the library's: a family dropped or renamed must fail here.
+  const char* expect[] = {"qkv", "o", "pooler", "unpooler", "router"};
+  ASSERT_EQ(pk_family_count(), 5);
+  for (int i = 0; i < pk_family_count(); ++i) {
+    const char* name = pk_family_name(i);
+    ASSERT_NE(name, nullptr) << i;
+    EXPECT_STREQ(name, expect[i]);
+    EXPECT_STREQ(pk_last_error(), "") << i;
+    pkFamilyInfo f{};
+    EXPECT_EQ(pk_family_info(name, &f), PK_OK) << name;  // each listed name is accepted
+  }
+  EXPECT_EQ(pk_family_name(5), nullptr);
+  EXPECT_NE(std::strstr(pk_last_error(), "index 5 is outside [0, 5)"), nullptr) << pk_last_error();
+  EXPECT_EQ(pk_family_name(-1), nullptr);
+  EXPECT_NE(std::strstr(pk_last_error(), "index -1"), nullptr) << pk_last_error();
+}

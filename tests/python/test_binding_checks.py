@@ -51,6 +51,15 @@ def test_family_info_matches_the_builtin_families():
         projkit.family_info("mlp")
 
 
+def test_families_lists_the_builtin_families_in_order():
+    _library_or_skip()
+    # This file's own list, not the library's: a family dropped or renamed must fail here.
+    assert projkit.families() == ("qkv", "o", "pooler", "unpooler", "router")
+    lib = projkit.library()
+    assert lib.pk_family_name(lib.pk_family_count()) is None
+    assert b"is outside [0, 5)" in lib.pk_last_error()
+
+
 def test_require_tensor_accepts_a_matching_tensor():
     projkit.require_tensor(FakeTensor((8, 8192)), "x", (8, 8192), "bf16", "cuda:0")
     projkit.require_tensor(FakeTensor((0, 8192)), "x", (0, 8192), "bf16")

@@ -14,6 +14,9 @@ torch = pytest.importorskip("torch")
 
 needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device visible to torch")
 
+# Listed here rather than taken from projkit.families(): the GPU tests are parametrized at
+# collection, before library_or_skip can skip a run without the library, and this list is the
+# tests' own (test_binding_checks checks the library's list against it).
 FAMILIES = ("qkv", "o", "pooler", "unpooler", "router")
 
 
