@@ -49,9 +49,10 @@ typedef struct pkFamilyInfo {
 } pkFamilyInfo;
 pkStatus pk_family_info(const char* family, pkFamilyInfo* out);
 
-/* The built-in families, so that a binding need not list them: pk_family_count() names
- * ("qkv", "o", "pooler", "unpooler", "router"), pk_family_name(i) the i-th, a static string,
- * or NULL with pk_last_error() set when i is outside [0, pk_family_count()). No device is needed. */
+/* The built-in families, so that a binding need not list them: pk_family_count() is how many
+ * there are, pk_family_name(i) the i-th name (a static string; "qkv", "o", "pooler", "unpooler",
+ * "router" in that order), or NULL with pk_last_error() set when i is outside
+ * [0, pk_family_count()). No device is needed. */
 int pk_family_count(void);
 const char* pk_family_name(int index);
 

@@ -85,13 +85,7 @@ def families() -> tuple[str, ...]:
     """The built-in families' names in the library's order (pk_family_count / pk_family_name; no GPU
     needed)."""
     lib = library()
-    names = []
-    for i in range(lib.pk_family_count()):
-        name = lib.pk_family_name(i)
-        if name is None:
-            raise ProjkitError(lib.pk_last_error().decode())
-        names.append(name.decode())
-    return tuple(names)
+    return tuple(lib.pk_family_name(i).decode() for i in range(lib.pk_family_count()))
 
 
 def family_info(family: str) -> FamilyInfo:
