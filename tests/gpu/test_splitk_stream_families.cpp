@@ -1,16 +1,17 @@
-// The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2
-// (fp32 workspace + counters, last CTA finishes), fragment_stream_mma (register-streamed A
-// fragments, cluster DSMEM split-K) and wgmma_tma's red5 configs (bf16 atomics, zero-warp
-// flags), kperm_stream_mma (K-permuted fragments straight from row-major W, no split across
-// CTAs), kperm_splitk_zw (the same fragments, K split over CTAs, bf16 atomics into a y zeroed by
-// a zero warp) and gemv_stream (SIMT GEMV, M <= 8; eq1 runs several row groups per block on the
-// K = 8192 families): every config on the four dense bf16 families at M around the token-tile
-// edges where the config is applicable (each config must run somewhere), against the lab's fp64
-// device reference (whole output, per row and global; ~1 in 8 rows is a probe
-// row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
-// Self-cleaning state is exercised by running every M in a row on one Projection, by two
-// CUDA-graph replays in a row, by a NaN call followed by a clean call, and two Projections run
-// concurrently on two streams. Skips without an sm_90 GPU.
+// The small-M dense split-K kernel families on the GPU (parameter: the family), splitk_mma_l2 (fp32
+// workspace + counters, last CTA finishes), splitk_mma_cluster (the same tiles, K split over a
+// thread-block cluster, fp32 partials summed through DSMEM; in no GPU test before session 61),
+// fragment_stream_mma (register-streamed A fragments, cluster DSMEM split-K) and wgmma_tma's red5
+// configs (bf16 atomics, zero-warp flags), kperm_stream_mma (K-permuted fragments straight from
+// row-major W, no split across CTAs), kperm_splitk_zw (the same fragments, K split over CTAs, bf16
+// atomics into a y zeroed by a zero warp) and gemv_stream (SIMT GEMV, M <= 8; eq1 runs several row
+// groups per block on the K = 8192 families): every config on the four dense bf16 families at M
+// around the token-tile edges where the config is applicable (each config must run somewhere),
+// against the lab's fp64 device reference (whole output, per row and global; ~1 in 8 rows is a
+// probe row). y is poisoned first: every element of [m, n_out] must be written and nothing past it.
+// Self-cleaning state is exercised by running every M in a row on one Projection, by two CUDA-graph
+// replays in a row, by a NaN call followed by a clean call, and two Projections run concurrently on
+// two streams. Skips without an sm_90 GPU.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -360,8 +361,8 @@ TEST(FragmentStreamZw, SecondTokenGroupMatchesFp64Reference) {
 // wgmma_tma red5 (bf16 atomics into a y zeroed by the zero warp, flags per prepared method,
 // cooperative launch) joins for the same checks, two Projections on two streams included.
 INSTANTIATE_TEST_SUITE_P(Dense, SplitkStream,
-                         ::testing::Values("splitk_mma_l2", "fragment_stream_mma", "wgmma_tma:.red5",
-                                           "kperm_stream_mma", "gemv_stream", "kperm_splitk_zw",
+                         ::testing::Values("splitk_mma_l2", "splitk_mma_cluster", "fragment_stream_mma",
+                                           "wgmma_tma:.red5", "kperm_stream_mma", "gemv_stream", "kperm_splitk_zw",
                                            "fragment_stream_zw"));
 
 }  // namespace
