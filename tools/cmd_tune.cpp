@@ -76,7 +76,13 @@ void add_tune(CLI::App& app, std::function<int()>& run) {
       o.flush = a->flush;
       o.log = [](const nlohmann::json&) {};  // replaced below; validation needs a sink
       if (!a->resume.empty()) {
-        lab::TuneLog prev = lab::parse_tune_log(read_text(a->resume));
+        const std::string text = read_text(a->resume);  // names the file when it cannot be opened
+        lab::TuneLog prev;
+        try {
+          prev = lab::parse_tune_log(text);
+        } catch (const Error& e) {  // name the file: the parser sees only its text
+          throw Error(e.code(), "--resume " + a->resume + ": " + e.what());
+        }
         for (const std::string& w : prev.warnings) std::fprintf(stderr, "projkit: tune: %s\n", w.c_str());
         o.resumed = std::move(prev.records);
       }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import sys
 from pathlib import Path
 
@@ -24,10 +25,19 @@ class ReportError(RuntimeError):
 
 
 def load(path: str | Path) -> dict:
+    """The result at path: JSON, or JSON compressed by xz (results/ keeps its larger device files as
+    FILE.xz since session 59)."""
     try:
-        data = json.loads(Path(path).read_text())
+        raw = Path(path).read_bytes()
+        if raw.startswith(b"\xfd7zXZ\x00"):
+            raw = lzma.decompress(raw)
+        data = json.loads(raw.decode("utf-8"))
     except OSError as e:
         raise ReportError(f"cannot read '{path}': {e.strerror}") from e
+    except lzma.LZMAError as e:
+        raise ReportError(f"'{path}' is not a readable xz file: {e}") from e
+    except UnicodeDecodeError as e:
+        raise ReportError(f"'{path}' is not UTF-8 text (JSON or xz-compressed JSON): {e}") from e
     except json.JSONDecodeError as e:
         raise ReportError(f"'{path}' is not JSON: {e}") from e
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
@@ -153,7 +163,7 @@ def render(results: str | Path, out: str | Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="projkit report", description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", help="projkit.bench/1 JSON (projkit bench --json)")
+    ap.add_argument("results", help="projkit.bench/1 JSON (projkit bench --json), or that JSON as FILE.xz")
     ap.add_argument("--out", default=".", help="directory for report.md and the figures")
     args = ap.parse_args(argv)
     try:

@@ -216,6 +216,12 @@ TunePlanBuild plan_from_log(const Plan& existing, const PlanHeader& header, cons
 }
 
 TuneLog parse_tune_log(std::string_view text) {
+  // plans/tune-logs/ keeps its logs xz-compressed; read as text, such a file would fail on its first
+  // line with a JSON error that does not say why.
+  if (text.substr(0, 6) == std::string_view("\xFD" "7zXZ\0", 6))
+    throw Error(StatusCode::parse_error, "the tune log is xz-compressed: restore its JSON lines first (xz -dk LOG)");
+  if (text.substr(0, 2) == std::string_view("\x1F\x8B", 2))
+    throw Error(StatusCode::parse_error, "the tune log is gzip-compressed: restore its JSON lines first (gzip -dk LOG)");
   TuneLog log;
   std::vector<std::pair<int, std::string_view>> lines;
   int lineno = 0;

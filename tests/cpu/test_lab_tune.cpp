@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "lab/tune.hpp"
 
@@ -223,6 +227,26 @@ TEST(LabTune, ResumeParsesPartialLog) {
     EXPECT_EQ(e.code(), StatusCode::parse_error);
   }
   EXPECT_TRUE(parse_tune_log("").records.empty());
+}
+
+// plans/tune-logs/ ships its log xz-compressed; passed to --resume as it is, it is refused with the
+// remedy named, not with a JSON error on its first line (gzip likewise).
+TEST(LabTune, ResumeRefusesACompressedLogNamingTheRemedy) {
+  const std::string path = std::string(PROJKIT_TEST_DATA) + "/../../plans/tune-logs/h200-tune.jsonl.xz";
+  std::ifstream f(path, std::ios::binary);
+  ASSERT_TRUE(f) << "cannot open " << path;
+  const std::string xz((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_GT(xz.size(), 6u);
+  const std::string gz("\x1F\x8B\x08\x00\x00\x00\x00\x00", 8);
+  for (const auto& [text, remedy] : {std::pair{xz, "xz -dk"}, std::pair{gz, "gzip -dk"}}) {
+    try {
+      parse_tune_log(text);
+      FAIL() << "a compressed log must be refused (" << remedy << ")";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), StatusCode::parse_error);
+      EXPECT_NE(std::string(e.what()).find(remedy), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(LabTune, OptionValidation) {

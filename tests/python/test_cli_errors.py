@@ -100,6 +100,18 @@ def test_cli_refuses_a_malformed_workload_file_naming_it(cli, tmp_path):
         assert_refused(rc, out, f"{w}: workload: malformed JSON")
 
 
+def test_tune_refuses_the_shipped_compressed_log_as_resume_naming_the_remedy(cli, tmp_path):
+    # plans/tune-logs/ keeps the tune's log xz-compressed: --resume names the file and `xz -dk`.
+    shipped = os.path.join(os.path.dirname(__file__), "..", "..", "plans", "tune-logs", "h200-tune.jsonl.xz")
+    shipped = os.path.abspath(shipped)
+    assert os.path.exists(shipped), shipped
+    log = tmp_path / "tune.jsonl"
+    rc, out = run_cli(cli, ["tune", "--log", str(log), "--resume", shipped])
+    assert_refused(rc, out, f"--resume {shipped}: the tune log is xz-compressed")
+    assert "xz -dk" in out, out
+    assert not log.exists(), "a refused tune must not create its log"
+
+
 def test_cli_refuses_a_json_path_that_is_a_directory(cli, tmp_path):
     rc, out = run_cli(cli, ["check", "--json", str(tmp_path)])
     assert_refused(rc, out, f"--json '{tmp_path}' is a directory")

@@ -51,3 +51,29 @@ def test_rejects_other_schema(tmp_path):
     with pytest.raises(report.ReportError, match="projkit.bench/1"):
         report.load(src)
     assert report.main([str(src), "--out", str(tmp_path)]) == 2
+
+
+def test_reads_an_xz_compressed_result_as_results_keeps_them(tmp_path):
+    # results/ keeps its larger device files as FILE.xz (session 59): the same result, compressed,
+    # renders the same report.
+    import lzma
+
+    src = tmp_path / "bench.json.xz"
+    src.write_bytes(lzma.compress(EXAMPLE.read_bytes()))
+    report.render(src, tmp_path / "xz")
+    report.render(EXAMPLE, tmp_path / "plain")
+    assert (tmp_path / "xz" / "report.md").read_text() == (tmp_path / "plain" / "report.md").read_text()
+
+
+def test_refuses_a_truncated_xz_or_binary_file_naming_it(tmp_path):
+    import lzma
+
+    cut = tmp_path / "cut.json.xz"
+    cut.write_bytes(lzma.compress(EXAMPLE.read_bytes())[:200])
+    with pytest.raises(report.ReportError, match="cut.json.xz' is not a readable xz file"):
+        report.load(cut)
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(report.ReportError, match="junk.json' is not UTF-8 text"):
+        report.load(junk)
+    assert report.main([str(junk), "--out", str(tmp_path)]) == 2
