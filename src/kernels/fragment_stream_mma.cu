@@ -37,7 +37,7 @@ namespace {
 
 // ---------------------------------------------------------------- shapes
 constexpr int kDepth = 8;        // k16 steps (512 B per warp each) in flight per warp: 4 KB/warp
-                                 // (16 measured: no gain, see docs/experiments-dense-small.md E5)
+                                 // (16 measured: no gain, docs/experiments.md "Dense, small M", E5)
 constexpr int kMaxWarps = 16;    // tiles*wk per CTA (512 threads: <= 128 registers per thread)
 constexpr int kMaxSplit = 8;     // portable cluster size
 constexpr int kMaxTokens = 64;
@@ -287,7 +287,7 @@ class FragmentStreamMma final : public PreparedMethod {
 // Measured (E5, runs 3-4): never clearly better than splitk_mma_cluster / gemv_stream / the
 // baseline; kept are the configs that came closest, each for the (family, M) it tied. The
 // dropped configs (tiles4.wk4, tiles8.wk2.split2/4, tiles4.wk2.split2, tiles2.wk4.split4,
-// tiles9.wk1.split8) and their numbers are in docs/experiments-dense-small.md.
+// tiles9.wk1.split8) and their numbers are in docs/experiments.md ("Dense, small M", E5).
 std::vector<Config> fragment_configs() {
   return {
       // qkv (N 2304, K 8192): 18 row groups of 128 rows x cluster 8 = 144 CTAs x 8 warps (2 per

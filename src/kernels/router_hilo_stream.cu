@@ -20,7 +20,7 @@
 //     (kernels/splitk_zero_warp.cuh). Self-resetting flags owned by the method; cooperative
 //     launch (the whole grid is resident).
 //   Graph replay and two Projections on two streams are safe in both. (A cluster-of-8 DSMEM reduction instead of the atomics was
-//   measured 2.7 us slower at M = 1: docs/experiments-router.md, exp. 6.)
+//   measured 2.7 us slower at M = 1: docs/experiments.md, "Router (issue 4)", Experiments item 6.)
 // Constraints: fp32 weights/output, bf16 x; N % (16*WN) == 0; K % BK == 0, BK = 16*KW*(8/WN);
 //   x and y 16-byte aligned (checked in run()); K % 8 == 0.
 #include <cuda_bf16.h>

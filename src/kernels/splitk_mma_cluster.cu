@@ -120,7 +120,7 @@ KernelInfo select_mt(int m) {
 // Compiled instances: (WARPS, WK) in {(4,1), (4,2)} x MT in {8, 16, 32, 64}. WARPS = 9
 // (qkv as 16 tiles of 144 rows x cluster 8 = 128 CTAs) was measured and dropped: at ~1 CTA/SM
 // only 15 clusters of 8 are co-resident on the H200 (GPC shapes), so 128 CTAs take two waves
-// (qkv M=8: 22.6 us vs 16.3 us for warps4.split4); see docs/experiments-dense-small.md.
+// (qkv M=8: 22.6 us vs 16.3 us for warps4.split4); see docs/experiments.md ("Dense, small M", E2 / E4).
 KernelInfo select(int warps, int wk, int m) {
   if (warps == 4 && wk == 1) return select_mt<4, 1>(m);
   if (warps == 4 && wk == 2) return select_mt<4, 2>(m);
