@@ -3,7 +3,7 @@
 #   run_memcheck.sh <gpu test binary>
 # Exit 77 (ctest SKIP) with a visible message when there is no GPU or no
 # compute-sanitizer. The filter keeps the run short (memcheck slows kernels
-# ~10-100x): everything but the timing loops (bench and floor smoke tests).
+# ~10-100x): everything but the timing loops (bench, tune and floor smoke tests).
 set -uo pipefail
 bin=${1:?usage: run_memcheck.sh <gpu test binary>}
 
@@ -18,6 +18,6 @@ if [ -z "$sanitizer" ]; then
   echo "SKIP: compute-sanitizer not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin)"; exit 77
 fi
 
-filter=${PROJKIT_MEMCHECK_FILTER:-"-LabGpu.BenchSmoke*:LabGpu.FloorProbeSmoke"}
+filter=${PROJKIT_MEMCHECK_FILTER:-"-LabGpu.BenchSmoke*:LabGpu.TuneSmoke*:LabGpu.FloorProbeSmoke"}
 echo "memcheck: $sanitizer on $bin (gtest filter: $filter)"
 exec timeout 900 "$sanitizer" --tool memcheck --error-exitcode 1 --leak-check no "$bin" --gtest_filter="$filter"

@@ -1,11 +1,17 @@
-// Smoke tests of bench, check and the floor probe on one small case each.
+// Smoke tests of bench, check, tune and the floor probe on one small case each.
 // No timing assertions: tests check, benchmarks measure.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
+#include "core/method.hpp"
 #include "lab/bench.hpp"
 #include "lab/check.hpp"
 #include "lab/report.hpp"
+#include "lab/tune.hpp"
 #include "lab_gpu_fixture.hpp"
 
 using namespace projkit;
@@ -65,6 +71,56 @@ TEST_F(LabGpu, CheckSmokeReferenceMethod) {
   const CheckReport r = run_check(o);
   ASSERT_EQ(r.cases.size(), 1u);
   EXPECT_TRUE(r.cases[0].metrics.pass) << r.cases[0].metrics.reason;
+}
+
+// The tune's GPU driver (run_tune: screen with the correctness check, retest, decide, neighbour
+// check) on one family at two M with one kernel family; before session 61 only the CLI's tune runs
+// on the device exercised it. Nothing here depends on which config wins: every config is screened
+// or logged inapplicable at each M, each M gets one decision whose choice is one of its finalists,
+// and the plan maps each M to one of the decisions' choices (the neighbour check may move the
+// boundary) under this device's header.
+TEST_F(LabGpu, TuneSmokeOneFamilyTwoM) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  TuneOptions o;
+  o.families = {"o"};
+  o.ms = {8, 9};
+  o.kernels = {"splitk_mma_l2"};
+  o.screen_pairs = 4;
+  o.top = 1;
+  std::vector<nlohmann::json> log;
+  o.log = [&](const nlohmann::json& r) { log.push_back(r); };
+  const Plan plan = run_tune(o);
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(log.front().at("type"), "start");
+  std::map<int, std::set<std::string>> seen;  // per M: the configs screened or logged inapplicable
+  std::map<int, nlohmann::json> decisions;
+  for (const nlohmann::json& r : log) {
+    const std::string type = r.at("type");
+    if (type == "screen") seen[r.at("m").get<int>()].insert(r.at("config").get<std::string>());
+    if (type == "inapplicable")
+      for (int m = r.at("m")[0].get<int>(); m <= r.at("m")[1].get<int>(); ++m)
+        seen[m].insert(r.at("config").get<std::string>());
+    if (type == "decision") {
+      const int m = r.at("m").get<int>();
+      EXPECT_EQ(decisions.count(m), 0u) << "two decisions at M=" << m;
+      decisions[m] = r;
+    }
+  }
+  const KernelFamily* l2 = find_kernel_family("splitk_mma_l2");
+  ASSERT_NE(l2, nullptr);
+  std::set<std::string> chosen;
+  for (int m : {8, 9}) {
+    for (const Config& c : l2->configs()) EXPECT_EQ(seen[m].count(c.name()), 1u) << c.name() << " M=" << m;
+    ASSERT_EQ(decisions.count(m), 1u) << "no decision at M=" << m;
+    const std::string c = decisions[m].at("chosen");
+    bool finalist = false;
+    for (const nlohmann::json& f : decisions[m].at("finalists")) finalist = finalist || f.at("config") == c;
+    EXPECT_TRUE(finalist) << c << " chosen at M=" << m << " is not a finalist";
+    chosen.insert(c);
+  }
+  for (int m : {8, 9}) EXPECT_EQ(chosen.count(plan.method_for("o", m)), 1u) << plan.method_for("o", m);
+  EXPECT_EQ(plan.header.device, DeviceInfo::query(0).name);
+  EXPECT_EQ(plan.header.sm_count, DeviceInfo::query(0).sm_count);
 }
 
 TEST_F(LabGpu, FloorProbeSmoke) {

@@ -3,7 +3,9 @@
 # - the whole GPU gtest suite (~35 s on an H200 in session 43), which since session 61 holds
 #   splitk_mma_cluster in Dense/SplitkStream (every config on the four dense families at M 1..64
 #   against the fp64 reference with y poisoned, two graph replays, two Projections on two streams,
-#   NaN then a clean call): that family was in no GPU test before; into gtest.txt;
+#   NaN then a clean call): that family was in no GPU test before; and LabGpu.TuneSmokeOneFamilyTwoM
+#   (run_tune on o at M 8 / 9 over splitk_mma_l2's configs: before, only the CLI's tune runs on the
+#   device exercised it); into gtest.txt;
 # - Dense/SplitkStream under compute-sanitizer memcheck (tests/run_memcheck.sh with that filter);
 #   into memcheck.txt;
 # - then call1_s58.sh with what is left of LIMIT_S (on an H200: P45, the ProjectionGpu / LabGpu
@@ -25,7 +27,8 @@ summary() {
   echo "== session 61 call 1 ($SECONDS s)"
   echo "gtest rc=$g | $(grep -E '^\[  (PASSED|FAILED) ' "$O/gtest.txt" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \] ' "$O/gtest.txt" | head -20
-  echo "splitk_mma_cluster: $(grep -cE '^\[       OK \] Dense/SplitkStream\..*/1 ' "$O/gtest.txt") of 4 tests OK"
+  echo "splitk_mma_cluster: $(grep -cE '^\[       OK \] Dense/SplitkStream\..*/1 ' "$O/gtest.txt") of 4 tests OK;" \
+    "tune smoke: $(grep -cE '^\[       OK \] LabGpu\.TuneSmokeOneFamilyTwoM ' "$O/gtest.txt") of 1 OK"
   echo "memcheck (Dense/SplitkStream) rc=$mc | $(grep -E 'ERROR SUMMARY' "$O/memcheck.txt")"
 }
 summary
