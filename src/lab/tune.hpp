@@ -103,7 +103,8 @@ TunePlanBuild plan_from_log(const Plan& existing, const PlanHeader& header, cons
 
 // A JSON-lines log. A malformed last line (a run killed mid-write) is dropped with a
 // warning; a malformed line elsewhere, or a wrong schema in a start record, throws
-// Error(parse_error) naming the line.
+// Error(parse_error) naming the line; an xz- or gzip-compressed log throws Error(parse_error)
+// naming the command that restores its lines.
 struct TuneLog {
   std::vector<nlohmann::json> records;
   std::vector<std::string> warnings;
