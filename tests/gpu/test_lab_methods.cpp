@@ -1,6 +1,7 @@
 // `baseline` and `reference` for all five families at the edge M values, within the
 // numerical contract against the fp64 device reference, outputs poisoned with NaN
-// and checked fully written. Also: device reference == host reference on a small shape.
+// and checked fully written; the shipped plan at its range edges, and under graph replay beside a
+// second stream. Also: device reference == host reference on a small shape.
 #include <algorithm>
 #include <vector>
 
@@ -17,27 +18,41 @@ namespace {
 
 const int kEdgeMs[] = {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 64, 127, 128, 255, 256};
 
+constexpr int kMaxM = 256;
+
+// Device buffers for x, y and the fp64 reference of up to kMaxM rows of spec.
+struct CaseBuffers {
+  DeviceBuffer x, y, ref, rows;
+  explicit CaseBuffers(const ProjectionSpec& spec)
+      : x(std::size_t(kMaxM) * std::size_t(spec.k) * 2),
+        y(std::size_t(kMaxM) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype)),
+        ref(std::size_t(kMaxM) * std::size_t(spec.n) * sizeof(double)), rows(std::size_t(kMaxM) * sizeof(RowStats)) {}
+};
+
+// y (m rows of spec.out_cols(m)) against the fp64 reference of x (m rows) and W w: the contract's
+// tolerance over every row and the whole output, every element written.
+void expect_matches_reference(const ProjectionSpec& spec, int m, const void* w, CaseBuffers& b) {
+  const int64_t n_out = spec.out_cols(m);
+  reference_device(spec, m, b.x.get(), w, b.ref.as<double>(), nullptr);
+  row_stats_device(b.y.get(), spec.out_dtype, b.ref.as<double>(), m, n_out, b.rows.as<RowStats>(), nullptr);
+  std::vector<RowStats> host(static_cast<std::size_t>(m));
+  ASSERT_EQ(cudaMemcpy(host.data(), b.rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  const Metrics r = summarize_rows(host, tolerance_for(spec));
+  EXPECT_EQ(r.unwritten, 0);
+  EXPECT_TRUE(r.pass) << r.reason;
+}
+
 // Runs `p` (serving spec) at every m of ms against the fp64 device reference.
 void check_projection(const ProjectionSpec& spec, const Projection& p, const void* w, const std::vector<int>& ms) {
-  constexpr int kMaxM = 256;
-  DeviceBuffer x(std::size_t(kMaxM) * std::size_t(spec.k) * 2);
-  DeviceBuffer y(std::size_t(kMaxM) * std::size_t(spec.n) * dtype_bytes(spec.out_dtype));
-  DeviceBuffer ref(std::size_t(kMaxM) * std::size_t(spec.n) * sizeof(double));
-  DeviceBuffer rows(std::size_t(kMaxM) * sizeof(RowStats));
+  CaseBuffers b(spec);
   for (int m : ms) {
     SCOPED_TRACE("M=" + std::to_string(m) + " method " + p.method_name(m));
-    const int64_t n_out = spec.out_cols(m);
-    fill_activations(x.get(), m, spec.k, 100 + uint64_t(m), nullptr);
-    poison_output(y.get(), std::size_t(m) * std::size_t(n_out), spec.out_dtype, nullptr);
-    const Status st = p.run(x.get(), m, y.get(), nullptr);
+    fill_activations(b.x.get(), m, spec.k, 100 + uint64_t(m), nullptr);
+    poison_output(b.y.get(), std::size_t(m) * std::size_t(spec.out_cols(m)), spec.out_dtype, nullptr);
+    const Status st = p.run(b.x.get(), m, b.y.get(), nullptr);
     ASSERT_TRUE(st.ok()) << st.message;
-    reference_device(spec, m, x.get(), w, ref.as<double>(), nullptr);
-    row_stats_device(y.get(), spec.out_dtype, ref.as<double>(), m, n_out, rows.as<RowStats>(), nullptr);
-    std::vector<RowStats> host(static_cast<std::size_t>(m));
-    ASSERT_EQ(cudaMemcpy(host.data(), rows.get(), host.size() * sizeof(RowStats), cudaMemcpyDeviceToHost), cudaSuccess);
-    const Metrics r = summarize_rows(host, tolerance_for(spec));
-    EXPECT_EQ(r.unwritten, 0);
-    EXPECT_TRUE(r.pass) << r.reason;
+    expect_matches_reference(spec, m, w, b);
   }
 }
 
@@ -78,6 +93,73 @@ TEST_F(LabGpu, ShippedPlanMeetsContractAtRangeEdges) {
     EXPECT_TRUE(p.warnings().empty()) << p.warnings().front();
     check_projection(spec, p, w.get(), ms);
   }
+}
+
+// The shipped plan's Projections as a server runs them. Per family, two Projections of the plan over
+// two weight tensors; at each scored load M and at one M inside every plan range, the first is
+// captured once in a CUDA graph and replayed three times on one stream while the second runs three
+// times on another, interleaved, each output poisoned before each call; both outputs against the
+// fp64 reference. Split-K flags, counters and workspaces belong to each prepared method, so neither
+// the replays nor the other stream may disturb them. Dense/SplitkStream and Router/RouterFamily check
+// this per kernel (the dense ones at M <= 64); here it is the plan's own methods at every M range,
+// wgmma_tma's cooperative M 65..256 tiles included (session 61).
+TEST_F(LabGpu, ShippedPlanGraphReplayBesideASecondStream) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const Plan plan = Plan::for_device(0);
+  if (plan.source == "builtin-safe") GTEST_SKIP() << "no shipped plan for this device";
+  cudaStream_t s1, s2;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  for (const ProjectionSpec& spec : builtin_specs()) {
+    SCOPED_TRACE(spec.name + " / plan " + plan.source);
+    std::vector<int> ms = {1, 8, 16, 32, 128, 256};
+    if (const auto* ranges = plan.ranges(spec.name))
+      for (const PlanRange& r : *ranges) ms.push_back(std::min((r.m_lo + r.m_hi) / 2, kMaxM));
+    std::sort(ms.begin(), ms.end());
+    ms.erase(std::unique(ms.begin(), ms.end()), ms.end());
+    DeviceBuffer w1(spec.weight_bytes()), w2(spec.weight_bytes());
+    fill_weights(w1.get(), spec, 13, nullptr);
+    fill_weights(w2.get(), spec, 14, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const Projection p1(spec, w1.get(), plan), p2(spec, w2.get(), plan);
+    EXPECT_TRUE(p1.warnings().empty()) << p1.warnings().front();
+    CaseBuffers b1(spec), b2(spec);
+    for (int m : ms) {
+      SCOPED_TRACE("M=" + std::to_string(m) + " method " + p1.method_name(m));
+      const std::size_t out = std::size_t(m) * std::size_t(spec.out_cols(m));
+      fill_activations(b1.x.get(), m, spec.k, 200 + uint64_t(m), nullptr);
+      fill_activations(b2.x.get(), m, spec.k, 300 + uint64_t(m), nullptr);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      cudaGraph_t g;
+      ASSERT_EQ(cudaStreamBeginCapture(s1, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+      const Status st = p1.run(b1.x.get(), m, b1.y.get(), s1);
+      ASSERT_EQ(cudaStreamEndCapture(s1, &g), cudaSuccess);
+      ASSERT_TRUE(st.ok()) << st.message;
+      cudaGraphExec_t ge;
+      ASSERT_EQ(cudaGraphInstantiate(&ge, g, 0), cudaSuccess);
+      for (int rep = 0; rep < 3; ++rep) {
+        poison_output(b1.y.get(), out, spec.out_dtype, s1);
+        ASSERT_EQ(cudaGraphLaunch(ge, s1), cudaSuccess);
+        poison_output(b2.y.get(), out, spec.out_dtype, s2);
+        const Status st2 = p2.run(b2.x.get(), m, b2.y.get(), s2);
+        ASSERT_TRUE(st2.ok()) << st2.message;
+      }
+      ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
+      cudaGraphExecDestroy(ge);
+      cudaGraphDestroy(g);
+      {
+        SCOPED_TRACE("graph-replayed Projection");
+        expect_matches_reference(spec, m, w1.get(), b1);
+      }
+      {
+        SCOPED_TRACE("second stream's Projection");
+        expect_matches_reference(spec, m, w2.get(), b2);
+      }
+    }
+  }
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
 }
 
 TEST_F(LabGpu, DeviceReferenceEqualsHostReference) {

@@ -5,9 +5,11 @@
 #   against the fp64 reference with y poisoned, two graph replays, two Projections on two streams,
 #   NaN then a clean call): that family was in no GPU test before; and LabGpu.TuneSmokeOneFamilyTwoM
 #   (run_tune on o at M 8 / 9 over splitk_mma_l2's configs: before, only the CLI's tune runs on the
-#   device exercised it); into gtest.txt;
-# - Dense/SplitkStream under compute-sanitizer memcheck (tests/run_memcheck.sh with that filter);
-#   into memcheck.txt;
+#   device exercised it); and LabGpu.ShippedPlanGraphReplayBesideASecondStream (the device's plan,
+#   two Projections per family, one replayed from a CUDA graph beside the other on a second stream,
+#   at the scored loads and inside every plan range); into gtest.txt;
+# - Dense/SplitkStream and the plan-beside-a-second-stream test under compute-sanitizer memcheck
+#   (tests/run_memcheck.sh with that filter); into memcheck.txt;
 # - then call1_s58.sh with what is left of LIMIT_S (on an H200: P45, the ProjectionGpu / LabGpu
 #   gtests, the binding's pytest and its serving plan; on any other card the torch module's tests).
 # Prints a short table last. Usage: tools/experiments/call1_s61.sh CARRY.tar.xz OUT [LIMIT_S]
@@ -20,16 +22,18 @@ export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$O/card-s61.txt"
 timeout 150 /tmp/c/bin/projkit_gpu_tests >"$O/gtest.txt" 2>&1
 g=$?
-PROJKIT_MEMCHECK_FILTER='Dense/SplitkStream.*' timeout 200 tests/run_memcheck.sh /tmp/c/bin/projkit_gpu_tests \
-  >"$O/memcheck.txt" 2>&1
+MF='Dense/SplitkStream.*:LabGpu.ShippedPlanGraphReplayBesideASecondStream'
+PROJKIT_MEMCHECK_FILTER=$MF timeout 240 tests/run_memcheck.sh /tmp/c/bin/projkit_gpu_tests >"$O/memcheck.txt" 2>&1
 mc=$?
 summary() {
   echo "== session 61 call 1 ($SECONDS s)"
   echo "gtest rc=$g | $(grep -E '^\[  (PASSED|FAILED) ' "$O/gtest.txt" | tr '\n' ' ')"
   grep -E '^\[  FAILED  \] ' "$O/gtest.txt" | head -20
   echo "splitk_mma_cluster: $(grep -cE '^\[       OK \] Dense/SplitkStream\..*/1 ' "$O/gtest.txt") of 4 tests OK;" \
-    "tune smoke: $(grep -cE '^\[       OK \] LabGpu\.TuneSmokeOneFamilyTwoM ' "$O/gtest.txt") of 1 OK"
-  echo "memcheck (Dense/SplitkStream) rc=$mc | $(grep -E 'ERROR SUMMARY' "$O/memcheck.txt")"
+    "tune smoke: $(grep -cE '^\[       OK \] LabGpu\.TuneSmokeOneFamilyTwoM ' "$O/gtest.txt") of 1 OK;" \
+    "plan beside a second stream: $(grep -cE '^\[       OK \] LabGpu\.ShippedPlanGraphReplayBesideASecondStream ' \
+      "$O/gtest.txt") of 1 OK"
+  echo "memcheck ($MF) rc=$mc | $(grep -E 'ERROR SUMMARY' "$O/memcheck.txt")"
 }
 summary
 left=$((LIMIT - SECONDS))
