@@ -3,6 +3,8 @@
 // and checked fully written; the shipped plan at its range edges, and under graph replay beside a
 // second stream. Also: device reference == host reference on a small shape.
 #include <algorithm>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/method.hpp"
@@ -95,21 +97,10 @@ TEST_F(LabGpu, ShippedPlanMeetsContractAtRangeEdges) {
   }
 }
 
-// The shipped plan's Projections as a server runs them. Per family, two Projections of the plan over
-// two weight tensors; at each scored load M and at one M inside every plan range, the first is
-// captured once in a CUDA graph and replayed three times on one stream while the second runs three
-// times on another, interleaved, each output poisoned before each call; both outputs against the
-// fp64 reference. Split-K flags, counters and workspaces belong to each prepared method, so neither
-// the replays nor the other stream may disturb them. Dense/SplitkStream and Router/RouterFamily check
-// this per kernel (the dense ones at M <= 64); here it is the plan's own methods at every M range,
-// wgmma_tma's cooperative M 65..256 tiles included (session 61).
-TEST_F(LabGpu, ShippedPlanGraphReplayBesideASecondStream) {
-  PROJKIT_REQUIRE_SM90(nullptr);
-  const Plan plan = Plan::for_device(0);
-  if (plan.source == "builtin-safe") GTEST_SKIP() << "no shipped plan for this device";
-  cudaStream_t s1, s2;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
-  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+namespace {
+// The check of ShippedPlanGraphReplayBesideASecondStream (below) for one plan: s1 replays the graph,
+// s2 runs the second Projection.
+void check_plan_beside_a_second_stream(const Plan& plan, cudaStream_t s1, cudaStream_t s2) {
   for (const ProjectionSpec& spec : builtin_specs()) {
     SCOPED_TRACE(spec.name + " / plan " + plan.source);
     std::vector<int> ms = {1, 8, 16, 32, 128, 256};
@@ -158,6 +149,30 @@ TEST_F(LabGpu, ShippedPlanGraphReplayBesideASecondStream) {
       }
     }
   }
+}
+}  // namespace
+
+// The shipped plans' Projections as a server runs them (the default set, and the serving set where
+// the device has one). Per family, two Projections of the plan over two weight tensors; at each
+// scored load M and at one M inside every plan range, the first is captured once in a CUDA graph
+// and replayed three times on one stream while the second runs three times on another, interleaved,
+// each output poisoned before each call; both outputs against the fp64 reference. Split-K flags,
+// counters and workspaces belong to each prepared method, so neither the replays nor the other
+// stream may disturb them. Dense/SplitkStream and Router/RouterFamily check this per kernel (the
+// dense ones at M <= 64); here it is the plan's own methods at every M range, wgmma_tma's
+// cooperative M 65..256 tiles included (session 61).
+TEST_F(LabGpu, ShippedPlanGraphReplayBesideASecondStream) {
+  PROJKIT_REQUIRE_SM90(nullptr);
+  const DeviceInfo dev = DeviceInfo::query(0);
+  std::vector<Plan> plans;
+  for (std::string_view set : {std::string_view(""), Plan::kServingSet})
+    if (!Plan::find_file(dev, set).empty()) plans.push_back(Plan::for_device_info(dev, false, set));
+  std::erase_if(plans, [](const Plan& p) { return p.source == "builtin-safe"; });
+  if (plans.empty()) GTEST_SKIP() << "no shipped plan for this device";
+  cudaStream_t s1, s2;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  for (const Plan& plan : plans) check_plan_beside_a_second_stream(plan, s1, s2);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
 }
