@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// $PROJKIT_PYTHON_DIR, else python/ of the checkout the executable lives in.
+// $PROJKIT_PYTHON_DIR, else python/ of the checkout the executable lives in, else lib/python of its install.
 fs::path python_dir() {
   std::error_code ec;
   if (const char* env = std::getenv("PROJKIT_PYTHON_DIR")) {
@@ -28,10 +28,12 @@ fs::path python_dir() {
   }
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec)
-    for (const fs::path& d : {exe.parent_path() / ".." / ".." / "python", exe.parent_path() / ".." / "python"})
+    for (const fs::path& d : {exe.parent_path() / ".." / ".." / "python", exe.parent_path() / ".." / "python",
+                              exe.parent_path() / ".." / "lib" / "python"})  // a checkout's build/, an install's bin/
       if (fs::is_regular_file(d / "projkit" / "report.py", ec)) return fs::weakly_canonical(d);
   throw Error(StatusCode::invalid_argument,
-              "report: python/projkit/report.py not found next to the executable; set PROJKIT_PYTHON_DIR");
+              "report: projkit/report.py not found next to the executable (python/ of a checkout, lib/python/ "
+              "of an install); set PROJKIT_PYTHON_DIR");
 }
 
 }  // namespace
@@ -42,7 +44,8 @@ void add_report(CLI::App& app, std::function<int()>& run) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand("report", "markdown + PNG figures of a bench result (python3 + matplotlib)");
-  sub->add_option("results", a->results, "projkit.bench/1 JSON (projkit bench --json)")->required();
+  sub->add_option("results", a->results, "projkit.bench/1 JSON (projkit bench --json), or that JSON as FILE.xz")
+      ->required();
   sub->add_option("--out", a->out, "directory for report.md and the figures")->capture_default_str();
   sub->callback([a, &run] {
     run = [a]() -> int {

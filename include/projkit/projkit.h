@@ -56,6 +56,16 @@ pkStatus pk_family_info(const char* family, pkFamilyInfo* out);
 int pk_family_count(void);
 const char* pk_family_name(int index);
 
+/* The plan file a projection on a device named device_name (as the CUDA runtime names it, e.g.
+ * "NVIDIA H200") loads for plan_path NULL (set NULL or "") or "serving" (set "serving"), found
+ * where projections look: $PROJKIT_PLAN_DIR; next to the executable; next to this library
+ * (<lib dir>/plans, <lib dir>/../plans, <lib dir>/../share/projkit/plans); the source tree it was
+ * built from. Its path is copied into buf (NUL-terminated). PK_PLAN_MISMATCH when there is none (a
+ * projection then runs the built-in safe plan, or for "serving" the default plan), with
+ * pk_last_error() naming the file looked for; PK_INVALID_ARGUMENT for a null name, an unknown set
+ * or a buffer too small. No device is needed. */
+pkStatus pk_plan_file(const char* device_name, const char* set, char* buf, size_t buf_len);
+
 /* Create a projection for a built-in family ("qkv", "o", "pooler", "unpooler",
  * "router") over device weights W row-major [N, K] (bf16, router fp32).
  * plan_path: NULL = the plan for the current device (plans/<device>.json or the
@@ -81,6 +91,14 @@ pkStatus pk_projection_shape(const pkProjection* p, int m, int64_t* out_cols, in
 
 /* Method config name that serves m, copied into buf (NUL-terminated). */
 pkStatus pk_projection_method(const pkProjection* p, int m, char* buf, size_t buf_len);
+
+/* What creation fell back on, one message each (no plan file for the device, so the built-in safe
+ * plan; a plan range whose method is unknown or inapplicable, so the baseline there; ...): a
+ * projection that reports none runs its plan as written. pk_projection_warning_count(p) is how many
+ * there are (0 for a null p); pk_projection_warning(p, i) the i-th, valid as long as p, or NULL
+ * with pk_last_error() set when p is null or i is outside [0, count). */
+int pk_projection_warning_count(const pkProjection* p);
+const char* pk_projection_warning(const pkProjection* p, int index);
 
 pkStatus pk_projection_destroy(pkProjection* p);
 

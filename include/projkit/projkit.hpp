@@ -159,9 +159,11 @@ class Plan {
   static constexpr std::string_view kServingSet = "serving";
   // $PROJKIT_PLAN if set (a name as in named()), else the default set's plan, else safe().
   static Plan for_device(int ordinal, bool strict = false);
-  // The plan file of set ("" = the default set, or kServingSet) for dev in the plans dirs
-  // ($PROJKIT_PLAN_DIR, then next to the executable, then the source tree); "" when there is
-  // none. An unknown set throws Error(invalid_argument).
+  // The plan file of set ("" = the default set, or kServingSet) for dev in the plans dirs, in
+  // order: $PROJKIT_PLAN_DIR; next to the executable (<exe dir>/../plans, <exe dir>/../../plans,
+  // <exe dir>/../share/projkit/plans); next to libprojkit.so when the code is loaded from it
+  // (<lib dir>/plans, <lib dir>/../plans, <lib dir>/../share/projkit/plans); the source tree it was
+  // built from. "" when there is none. An unknown set throws Error(invalid_argument).
   static std::string find_file(const DeviceInfo& dev, std::string_view set);
   // The file name of set's plan for dev, relative to a plans dir: "<slug>.json" or
   // "serving/<slug>.json" (what find_file looks for and `projkit tune` writes). An unknown set

@@ -11,28 +11,37 @@ The library sees only pointers, so the binding checks each tensor's device, shap
 contiguity and alignment against the family (family_info) and raises ProjkitError naming
 the first violated constraint. m = 0 returns an empty y, as F.linear does.
 
-The library is found through $PROJKIT_LIB, else build/libprojkit.so next to this
-package's repository checkout.
+The library is found through $PROJKIT_LIB, else build/libprojkit.so of the checkout this package
+lies in, else PREFIX/lib/libprojkit.so of the install it lies in (PREFIX/lib/python/projkit,
+`cmake --install`).
 """
 from __future__ import annotations
 
 import ctypes
 import os
+import warnings
 from pathlib import Path
 
-__all__ = ["FamilyInfo", "Projection", "ProjkitError", "families", "family_info", "library", "require_tensor"]
+__all__ = ["FamilyInfo", "Projection", "ProjkitError", "ProjkitWarning", "families", "family_info", "library",
+           "plan_file", "require_tensor"]
 
 
 class ProjkitError(RuntimeError):
     """A projkit call failed; the message names the violated constraint."""
 
 
+class ProjkitWarning(UserWarning):
+    """A Projection was created with a fallback (no plan file for the device, so the baseline
+    everywhere; a plan range the library could not run, so the baseline there): it runs correctly,
+    but not as the plan says."""
+
+
 def _find_library() -> str:
     env = os.environ.get("PROJKIT_LIB")
     if env:
         return env
-    root = Path(__file__).resolve().parents[2]
-    for cand in (root / "build" / "libprojkit.so", Path(__file__).with_name("libprojkit.so")):
+    root = Path(__file__).resolve().parents[2]  # a checkout's root, or an install's PREFIX/lib
+    for cand in (root / "build" / "libprojkit.so", root / "libprojkit.so", Path(__file__).with_name("libprojkit.so")):
         if cand.exists():
             return str(cand)
     raise ProjkitError("libprojkit.so not found: build the project (scripts/setup.sh) or set PROJKIT_LIB")
@@ -57,10 +66,17 @@ def library() -> ctypes.CDLL:
         lib.pk_family_count.restype = ctypes.c_int
         lib.pk_family_name.argtypes = [ctypes.c_int]
         lib.pk_family_name.restype = ctypes.c_char_p
+        lib.pk_plan_file.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+        lib.pk_projection_warning_count.argtypes = [ctypes.c_void_p]
+        lib.pk_projection_warning_count.restype = ctypes.c_int
+        lib.pk_projection_warning.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        lib.pk_projection_warning.restype = ctypes.c_char_p
         _lib = lib
     return _lib
 
 
+# pkStatus codes the binding tells apart (include/projkit/projkit.h)
+_PLAN_MISMATCH = 3
 # pk_projection_create's flags (include/projkit/projkit.h)
 _STRICT_PLAN = 1
 _NO_WEIGHT_COPIES = 2
@@ -93,6 +109,20 @@ def family_info(family: str) -> FamilyInfo:
     info = FamilyInfo()
     _check(library().pk_family_info(family.encode(), ctypes.byref(info)))
     return info
+
+
+def plan_file(device_name: str, plan_set: str = "") -> str | None:
+    """The plan file a Projection on a device of this name (torch.cuda.get_device_name(), e.g.
+    "NVIDIA H200") loads for plan=None (plan_set "") or plan="serving" (plan_set "serving"), found
+    where the library looks ($PROJKIT_PLAN_DIR, next to the executable, next to libprojkit.so, the
+    source tree it was built from); None when there is none, and a Projection there runs the
+    baseline everywhere (plan_set ""), or the default plan ("serving"). No GPU needed."""
+    buf = ctypes.create_string_buffer(4096)
+    status = library().pk_plan_file(device_name.encode(), plan_set.encode(), buf, len(buf))
+    if status == _PLAN_MISMATCH:
+        return None
+    _check(status)
+    return buf.value.decode()
 
 
 def require_tensor(t, what: str, shape, dtype, device=None) -> None:
@@ -152,6 +182,12 @@ class Projection:
                                                   (_STRICT_PLAN if strict else 0) |
                                                   (0 if weight_copies else _NO_WEIGHT_COPIES)))
         self.family = family
+        lib = library()
+        #: What creation fell back on (pk_projection_warning); each was also issued as a ProjkitWarning.
+        self.warnings = [lib.pk_projection_warning(self._handle, i).decode()
+                         for i in range(lib.pk_projection_warning_count(self._handle))]
+        for w in self.warnings:
+            warnings.warn(f"projkit {family}: {w}", ProjkitWarning, stacklevel=2)
 
     def out_cols(self, m: int) -> int:
         """Columns of y for m rows (the family's rule, family_info)."""

@@ -1,12 +1,15 @@
 // The C ABI over the C++ API: every entry point catches and reports through pk_last_error().
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "projkit/projkit.h"
 #include "projkit/projkit.hpp"
 
 struct pkProjection {
   projkit::Projection proj;
+  std::vector<std::string> warnings;  // proj.warnings(), kept so that pk_projection_warning's strings live with p
 };
 
 namespace {
@@ -64,6 +67,27 @@ const char* pk_family_name(int index) {
   return specs[static_cast<std::size_t>(index)].name.c_str();
 }
 
+pkStatus pk_plan_file(const char* device_name, const char* set, char* buf, size_t buf_len) {
+  g_last_error.clear();
+  if (!device_name) return fail(PK_INVALID_ARGUMENT, "pk_plan_file: device_name is null");
+  if (!buf || buf_len == 0) return fail(PK_INVALID_ARGUMENT, "pk_plan_file: buffer is null or empty");
+  buf[0] = '\0';
+  return guarded([&]() -> pkStatus {
+    projkit::DeviceInfo dev;
+    dev.name = device_name;
+    const std::string_view s = set ? set : "";
+    const std::string path = projkit::Plan::find_file(dev, s);  // an unknown set throws invalid_argument
+    if (path.empty())
+      return fail(PK_PLAN_MISMATCH, "pk_plan_file: no plan file '" + projkit::Plan::set_file(dev, s) +
+                                        "' for device '" + device_name + "' in the plans dirs");
+    if (path.size() + 1 > buf_len)
+      return fail(PK_INVALID_ARGUMENT, "pk_plan_file: buffer too small (" + std::to_string(buf_len) + " bytes for a " +
+                                           std::to_string(path.size()) + "-character path)");
+    std::memcpy(buf, path.c_str(), path.size() + 1);
+    return PK_OK;
+  });
+}
+
 pkStatus pk_projection_create(pkProjection** out, const char* family, const void* d_weights, const char* plan_path,
                               const char* method, int max_m, int flags) {
   g_last_error.clear();
@@ -79,14 +103,16 @@ pkStatus pk_projection_create(pkProjection** out, const char* family, const void
     opts.strict_plan = (flags & PK_STRICT_PLAN) != 0;
     opts.weight_copies = (flags & PK_NO_WEIGHT_COPIES) == 0;
     if (method) {
-      *out = new pkProjection{projkit::make_single_method_projection(spec, d_weights, method, opts)};
+      *out = new pkProjection{projkit::make_single_method_projection(spec, d_weights, method, opts), {}};
+      (*out)->warnings = (*out)->proj.warnings();
       return PK_OK;
     }
     projkit::Plan plan;
     if (!plan_path) plan = projkit::Plan::for_device(-1, opts.strict_plan);
     else if (std::string(plan_path) == "safe") plan = projkit::Plan::safe();  // no device query
     else plan = projkit::Plan::named(plan_path, projkit::DeviceInfo::query(-1), opts.strict_plan);
-    *out = new pkProjection{projkit::Projection(spec, d_weights, plan, opts)};
+    *out = new pkProjection{projkit::Projection(spec, d_weights, plan, opts), {}};
+    (*out)->warnings = (*out)->proj.warnings();
     return PK_OK;
   });
 }
@@ -114,6 +140,22 @@ pkStatus pk_projection_method(const pkProjection* p, int m, char* buf, size_t bu
   if (name.size() + 1 > buf_len) return fail(PK_INVALID_ARGUMENT, "pk_projection_method: buffer too small");
   std::memcpy(buf, name.c_str(), name.size() + 1);
   return PK_OK;
+}
+
+int pk_projection_warning_count(const pkProjection* p) { return p ? static_cast<int>(p->warnings.size()) : 0; }
+
+const char* pk_projection_warning(const pkProjection* p, int index) {
+  g_last_error.clear();
+  if (!p) {
+    fail(PK_INVALID_ARGUMENT, "pk_projection_warning: projection is null");
+    return nullptr;
+  }
+  if (index < 0 || index >= static_cast<int>(p->warnings.size())) {
+    fail(PK_INVALID_ARGUMENT, "pk_projection_warning: index " + std::to_string(index) + " is outside [0, " +
+                                  std::to_string(p->warnings.size()) + ")");
+    return nullptr;
+  }
+  return p->warnings[static_cast<std::size_t>(index)].c_str();
 }
 
 pkStatus pk_projection_destroy(pkProjection* p) {

@@ -1,6 +1,7 @@
 // Dispatch plans: per family, ordered M ranges -> method config name.
 // A plan file is validated against the device it is loaded on; any problem gives a
 // warning and the built-in safe plan (or, in strict mode, an Error).
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -167,6 +168,21 @@ Plan Plan::from_file(const std::string& path, const DeviceInfo& dev, bool strict
   return from_json_text(ss.str(), dev, strict, path);
 }
 
+// The file this code was loaded from: libprojkit.so, or the executable it is linked into statically.
+static fs::path code_module_path() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&code_module_path), &info) == 0 || !info.dli_fname) return {};
+  std::error_code ec;
+  const fs::path p = fs::canonical(info.dli_fname, ec);
+  return ec ? fs::path() : p;
+}
+
+// Where plans are looked for, in order. Next to the executable serves the CLI (build/projkit,
+// <prefix>/bin/projkit). Next to the library serves a process whose executable is not projkit's, a
+// Python or a server linking libprojkit.so: <libdir>/plans (a package that ships both side by side),
+// <libdir>/../plans (build/libprojkit.so in a checkout), <libdir>/../share/projkit/plans (what `cmake
+// --install` lays out). Without these (session 61), such a process found plans only in the source
+// tree the library was built from, and a library copied elsewhere ran the safe plan.
 static std::vector<fs::path> plan_dirs() {
   std::vector<fs::path> dirs;
   if (const char* d = std::getenv("PROJKIT_PLAN_DIR")) dirs.emplace_back(d);
@@ -176,6 +192,12 @@ static std::vector<fs::path> plan_dirs() {
     dirs.push_back(exe.parent_path() / ".." / "plans");
     dirs.push_back(exe.parent_path() / ".." / ".." / "plans");
     dirs.push_back(exe.parent_path() / ".." / "share" / "projkit" / "plans");
+  }
+  const fs::path lib = code_module_path();
+  if (!lib.empty() && !fs::equivalent(lib, exe, ec)) {  // not linked into the executable
+    dirs.push_back(lib.parent_path() / "plans");
+    dirs.push_back(lib.parent_path() / ".." / "plans");
+    dirs.push_back(lib.parent_path() / ".." / "share" / "projkit" / "plans");
   }
 #ifdef PROJKIT_SOURCE_PLANS_DIR
   dirs.emplace_back(PROJKIT_SOURCE_PLANS_DIR);

@@ -1,7 +1,14 @@
-// C ABI error paths that need no GPU: every failure returns a code and a message.
+// The C ABI without a GPU: every failure returns a code and a message; the family and plan-file
+// lookups need no device.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "projkit/projkit.h"
 #include "projkit/projkit.hpp"
@@ -102,4 +109,42 @@ TEST(CAbi, FamilyNamesListTheBuiltinFamiliesInOrder) {
   EXPECT_NE(std::strstr(pk_last_error(), "index 5 is outside [0, 5)"), nullptr) << pk_last_error();
   EXPECT_EQ(pk_family_name(-1), nullptr);
   EXPECT_NE(std::strstr(pk_last_error(), "index -1"), nullptr) << pk_last_error();
+}
+
+// pk_plan_file finds a device's plan as a projection would, with no device: PROJKIT_PLAN_DIR first,
+// and the shipped files (here next to this executable or the source tree) otherwise.
+TEST(CAbi, PlanFileIsFoundByDeviceNameWithoutADevice) {
+  char buf[4096];
+  ASSERT_EQ(pk_plan_file("NVIDIA H200", nullptr, buf, sizeof buf), PK_OK) << pk_last_error();
+  EXPECT_TRUE(std::string(buf).ends_with("/h200.json")) << buf;
+  ASSERT_EQ(pk_plan_file("NVIDIA H100 80GB HBM3", "serving", buf, sizeof buf), PK_OK) << pk_last_error();
+  EXPECT_TRUE(std::string(buf).ends_with("/serving/h100-80gb-hbm3.json")) << buf;
+  // No plan for this name: PK_PLAN_MISMATCH, an empty buffer, and the error names the file looked for.
+  EXPECT_EQ(pk_plan_file("NVIDIA B200", nullptr, buf, sizeof buf), PK_PLAN_MISMATCH);
+  EXPECT_STREQ(buf, "");
+  EXPECT_NE(std::string(pk_last_error()).find("'b200.json'"), std::string::npos) << pk_last_error();
+  EXPECT_EQ(pk_plan_file("NVIDIA H200", "nightly", buf, sizeof buf), PK_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(pk_last_error()).find("plan set 'nightly' is unknown"), std::string::npos) << pk_last_error();
+  EXPECT_EQ(pk_plan_file(nullptr, nullptr, buf, sizeof buf), PK_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(pk_last_error()).find("device_name is null"), std::string::npos);
+  char small[4];
+  EXPECT_EQ(pk_plan_file("NVIDIA H200", nullptr, small, sizeof small), PK_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(pk_last_error()).find("buffer too small"), std::string::npos) << pk_last_error();
+  EXPECT_EQ(pk_plan_file("NVIDIA H200", nullptr, nullptr, 0), PK_INVALID_ARGUMENT);
+  // $PROJKIT_PLAN_DIR comes first.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("pk_plan_dir_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "h200.json") << "{}";
+  ASSERT_EQ(setenv("PROJKIT_PLAN_DIR", dir.c_str(), 1), 0);
+  const pkStatus st = pk_plan_file("NVIDIA H200", nullptr, buf, sizeof buf);
+  unsetenv("PROJKIT_PLAN_DIR");
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(st, PK_OK);
+  EXPECT_EQ(std::string(buf), std::filesystem::weakly_canonical(dir / "h200.json").string());
+}
+
+TEST(CAbi, ProjectionWarningsOfANullProjection) {
+  EXPECT_EQ(pk_projection_warning_count(nullptr), 0);
+  EXPECT_EQ(pk_projection_warning(nullptr, 0), nullptr);
+  EXPECT_NE(std::string(pk_last_error()).find("projection is null"), std::string::npos);
 }

@@ -77,6 +77,27 @@ def test_serving_plan_set(family, m):
 
 
 @needs_gpu
+def test_fallbacks_at_creation_are_reported_as_warnings(tmp_path):
+    """What creation fell back on reaches Python: Projection.warnings and one ProjkitWarning each. A
+    plan file that cannot be opened gives the baseline everywhere; the device's own plan, where it
+    has one (plan_file), gives none."""
+    library_or_skip()
+    w = torch.zeros(2304, 8192, device="cuda", dtype=torch.bfloat16)
+    missing = str(tmp_path / "no-such-plan.json")
+    with pytest.warns(projkit.ProjkitWarning, match="cannot be opened"):
+        proj = projkit.Projection("qkv", w, plan=missing)
+    assert len(proj.warnings) == 1 and missing in proj.warnings[0], proj.warnings
+    assert proj.method(8) == "baseline"
+    if projkit.plan_file(torch.cuda.get_device_name()) is None:
+        pytest.skip(f"no plan file for {torch.cuda.get_device_name()}: its default plan is the safe one")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", projkit.ProjkitWarning)
+        assert projkit.Projection("qkv", w).warnings == []
+
+
+@needs_gpu
 def test_bad_input_raises_named_error():
     library_or_skip()
     w = torch.zeros(2304, 8192, device="cuda", dtype=torch.bfloat16)
