@@ -8,6 +8,7 @@
 #include "projkit/projkit.hpp"
 
 struct pkProjection {
+  explicit pkProjection(projkit::Projection p) : proj(std::move(p)), warnings(proj.warnings()) {}
   projkit::Projection proj;
   std::vector<std::string> warnings;  // proj.warnings(), kept so that pk_projection_warning's strings live with p
 };
@@ -103,16 +104,14 @@ pkStatus pk_projection_create(pkProjection** out, const char* family, const void
     opts.strict_plan = (flags & PK_STRICT_PLAN) != 0;
     opts.weight_copies = (flags & PK_NO_WEIGHT_COPIES) == 0;
     if (method) {
-      *out = new pkProjection{projkit::make_single_method_projection(spec, d_weights, method, opts), {}};
-      (*out)->warnings = (*out)->proj.warnings();
+      *out = new pkProjection(projkit::make_single_method_projection(spec, d_weights, method, opts));
       return PK_OK;
     }
     projkit::Plan plan;
     if (!plan_path) plan = projkit::Plan::for_device(-1, opts.strict_plan);
     else if (std::string(plan_path) == "safe") plan = projkit::Plan::safe();  // no device query
     else plan = projkit::Plan::named(plan_path, projkit::DeviceInfo::query(-1), opts.strict_plan);
-    *out = new pkProjection{projkit::Projection(spec, d_weights, plan, opts), {}};
-    (*out)->warnings = (*out)->proj.warnings();
+    *out = new pkProjection(projkit::Projection(spec, d_weights, plan, opts));
     return PK_OK;
   });
 }
