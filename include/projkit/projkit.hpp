@@ -165,12 +165,15 @@ class Plan {
   // (<lib dir>/plans, <lib dir>/../plans, <lib dir>/../share/projkit/plans); the source tree it was
   // built from. "" when there is none. An unknown set throws Error(invalid_argument).
   static std::string find_file(const DeviceInfo& dev, std::string_view set);
+  // Those plans dirs, in that order, each once (whether or not it exists).
+  static std::vector<std::string> search_dirs();
   // The file name of set's plan for dev, relative to a plans dir: "<slug>.json" or
   // "serving/<slug>.json" (what find_file looks for and `projkit tune` writes). An unknown set
   // throws Error(invalid_argument).
   static std::string set_file(const DeviceInfo& dev, std::string_view set);
   // That file loaded; without it: strict throws Error(plan_mismatch), else the serving set falls
-  // back to the default set's plan and the default set to safe(), each with a warning.
+  // back to the default set's plan and the default set to safe(), each with a warning (the default
+  // set's error and warning name the dirs looked in).
   static Plan for_device_info(const DeviceInfo& dev, bool strict = false, std::string_view set = "");
   // The plan a caller names: "" = the default set, "safe", "serving" = the serving set,
   // anything else a plan file (write "./serving" for a file of that name).

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -205,6 +206,22 @@ static std::vector<fs::path> plan_dirs() {
   return dirs;
 }
 
+std::vector<std::string> Plan::search_dirs() {
+  std::vector<std::string> out;
+  for (const auto& d : plan_dirs()) {
+    std::string n = d.lexically_normal().string();
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));  // once, at its first place
+  }
+  return out;
+}
+
+// "dir1, dir2, ...": a missing plan's message says where it was looked for.
+static std::string plan_dirs_text() {
+  std::string out;
+  for (const std::string& d : Plan::search_dirs()) out += (out.empty() ? "" : ", ") + d;
+  return out;
+}
+
 std::string Plan::set_file(const DeviceInfo& dev, std::string_view set) {
   if (!set.empty() && set != kServingSet)
     throw Error(StatusCode::invalid_argument,
@@ -225,7 +242,9 @@ Plan Plan::for_device_info(const DeviceInfo& dev, bool strict, std::string_view 
   const std::string path = find_file(dev, set);
   if (!path.empty()) return from_file(path, dev, strict);
   const std::string what = set_file(dev, set);
-  if (strict) throw Error(StatusCode::plan_mismatch, "no plan file '" + what + "' for device '" + dev.name + "'");
+  if (strict)
+    throw Error(StatusCode::plan_mismatch,
+                "no plan file '" + what + "' for device '" + dev.name + "' (looked in " + plan_dirs_text() + ")");
   if (!set.empty()) {
     // A serving plan is a refinement of the default one: without it, the default plan.
     Plan p = for_device_info(dev, false, "");
@@ -234,8 +253,8 @@ Plan Plan::for_device_info(const DeviceInfo& dev, bool strict, std::string_view 
     return p;
   }
   Plan p = safe();
-  p.warnings.push_back("no plan file '" + what + "' for device '" + dev.name +
-                       "' -- using the built-in safe plan (baseline everywhere)");
+  p.warnings.push_back("no plan file '" + what + "' for device '" + dev.name + "' (looked in " + plan_dirs_text() +
+                       ") -- using the built-in safe plan (baseline everywhere)");
   return p;
 }
 

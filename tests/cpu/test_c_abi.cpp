@@ -123,6 +123,8 @@ TEST(CAbi, PlanFileIsFoundByDeviceNameWithoutADevice) {
   EXPECT_EQ(pk_plan_file("NVIDIA B200", nullptr, buf, sizeof buf), PK_PLAN_MISMATCH);
   EXPECT_STREQ(buf, "");
   EXPECT_NE(std::string(pk_last_error()).find("'b200.json'"), std::string::npos) << pk_last_error();
+  for (const std::string& d : projkit::Plan::search_dirs())  // and where it looked
+    EXPECT_NE(std::string(pk_last_error()).find(d), std::string::npos) << d << " not in: " << pk_last_error();
   EXPECT_EQ(pk_plan_file("NVIDIA H200", "nightly", buf, sizeof buf), PK_INVALID_ARGUMENT);
   EXPECT_NE(std::string(pk_last_error()).find("plan set 'nightly' is unknown"), std::string::npos) << pk_last_error();
   EXPECT_EQ(pk_plan_file(nullptr, nullptr, buf, sizeof buf), PK_INVALID_ARGUMENT);

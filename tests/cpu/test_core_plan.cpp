@@ -267,12 +267,23 @@ TEST(PlanSets, MissingServingPlanFallsBackToTheDefaultOrThrowsWhenStrict) {
     EXPECT_EQ(e.code(), StatusCode::plan_mismatch);
     EXPECT_NE(std::string(e.what()).find("serving/plan-set-probe.json"), std::string::npos) << e.what();
   }
-  // No plan of either set: safe(), with a warning; strict throws.
+  // No plan of either set: safe(), with a warning naming the dirs looked in ($PROJKIT_PLAN_DIR
+  // first); strict throws, naming them too.
   std::filesystem::remove(env.dir / "plan-set-probe.json");
   const Plan q = Plan::for_device_info(d, false, Plan::kServingSet);
   EXPECT_EQ(q.source, "builtin-safe");
   EXPECT_GE(q.warnings.size(), 2u);
-  EXPECT_THROW(Plan::for_device_info(d, true, ""), Error);
+  const std::vector<std::string> dirs = Plan::search_dirs();
+  ASSERT_FALSE(dirs.empty());
+  EXPECT_EQ(std::filesystem::path(dirs[0]), env.dir.lexically_normal());
+  EXPECT_NE(q.warnings.back().find("looked in " + dirs[0]), std::string::npos) << q.warnings.back();
+  try {
+    Plan::for_device_info(d, true, "");
+    ADD_FAILURE() << "a strict request for a missing plan must throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), StatusCode::plan_mismatch);
+    EXPECT_NE(std::string(e.what()).find("looked in " + dirs[0]), std::string::npos) << e.what();
+  }
 }
 
 TEST(PlanSets, UnknownSetIsRefusedByName) {
