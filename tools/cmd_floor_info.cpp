@@ -86,8 +86,13 @@ void add_info(CLI::App& app, std::function<int()>& run) {
                 << dev.sm_count << " SMs, L2 " << (dev.l2_bytes >> 20) << " MiB, smem/block (opt-in) "
                 << (dev.smem_per_block_optin >> 10) << " KiB\n"
                 << "CUDA runtime " << dev.runtime_version << ", driver " << dev.driver_version << ", cuBLAS "
-                << dev.cublas_version << "\n"
-                << "plan file for this device: " << Plan::device_slug(dev.name) << ".json (in a plans dir)\n";
+                << dev.cublas_version << "\n";
+      std::cout << "plans dirs, in order:";
+      for (const std::string& d : Plan::search_dirs()) std::cout << " " << d;
+      const std::string own = Plan::find_file(dev, "");
+      std::cout << "\nplan file for this device: "
+                << (own.empty() ? "none (" + Plan::set_file(dev, "") + " in no plans dir: the baseline everywhere)" : own)
+                << "\n";
       const std::string serving = Plan::find_file(dev, Plan::kServingSet);
       std::cout << "serving plan (--plan serving, tuned with a clean L2): "
                 << (serving.empty() ? "none for this device" : serving) << "\n";
