@@ -78,12 +78,7 @@ pkStatus pk_plan_file(const char* device_name, const char* set, char* buf, size_
     dev.name = device_name;
     const std::string_view s = set ? set : "";
     const std::string path = projkit::Plan::find_file(dev, s);  // an unknown set throws invalid_argument
-    if (path.empty()) {
-      std::string dirs;
-      for (const std::string& d : projkit::Plan::search_dirs()) dirs += (dirs.empty() ? "" : ", ") + d;
-      return fail(PK_PLAN_MISMATCH, "pk_plan_file: no plan file '" + projkit::Plan::set_file(dev, s) +
-                                        "' for device '" + device_name + "' (looked in " + dirs + ")");
-    }
+    if (path.empty()) projkit::Plan::for_device_info(dev, true, s);  // throws plan_mismatch: the file, the dirs
     if (path.size() + 1 > buf_len)
       return fail(PK_INVALID_ARGUMENT, "pk_plan_file: buffer too small (" + std::to_string(buf_len) + " bytes for a " +
                                            std::to_string(path.size()) + "-character path)");
